@@ -1,0 +1,56 @@
+package io.github.stripedpool;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Counter arrays: one per thread-private slot (written by its owner only), one per stripe
+ * (shared by the threads that have no private slot) and one per pool (rare events).
+ *
+ * <p>Every counter array is padded by {@link #PAD} unused elements at both ends, so that an
+ * owner's increments never share a cache line with another array's. Owner-only counters are
+ * incremented with an opaque read and an opaque write: no read-modify-write instruction, and
+ * readers in {@link Pool#stats()} still see whole values (a plain {@code long} may tear).
+ */
+final class Counts {
+    static final int CREATED = 0;
+    static final int DROPPED = 1;
+    static final int RELEASED = 2;
+    static final int HIT_PRIVATE = 3;
+    static final int HIT_HOME = 4;
+    static final int HIT_STOLEN = 5;
+    static final int HIT_VICTIM = 6;
+    static final int MISS = 7;
+    static final int HOOK_FAILURE = 8;
+    static final int SIZE = 9;
+
+    /** 128 bytes of {@code long}s: two cache lines, see the package conventions. */
+    static final int PAD = 16;
+
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    private Counts() {
+    }
+
+    static long[] newArray() {
+        return new long[PAD + SIZE + PAD];
+    }
+
+    /** Increments a counter only the calling thread writes. */
+    static void inc(long[] counts, int counter) {
+        int i = PAD + counter;
+        LONGS.setOpaque(counts, i, (long) LONGS.getOpaque(counts, i) + 1);
+    }
+
+    /** Adds to a counter that several threads write. */
+    static void add(long[] counts, int counter, long delta) {
+        LONGS.getAndAdd(counts, PAD + counter, delta);
+    }
+
+    /** Adds every counter of {@code counts} into {@code sums} (an unpadded array of SIZE). */
+    static void sumInto(long[] counts, long[] sums) {
+        for (int c = 0; c < SIZE; c++) {
+            sums[c] += (long) LONGS.getOpaque(counts, PAD + c);
+        }
+    }
+}

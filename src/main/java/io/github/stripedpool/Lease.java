@@ -1,0 +1,68 @@
+package io.github.stripedpool;
+
+/**
+ * An acquired object that goes back to its pool on {@link #close()}:
+ *
+ * <pre>{@code
+ * try (Lease<Buffer> lease = pool.lease()) {
+ *     write(lease.get());
+ * }
+ * }</pre>
+ *
+ * <p>A lease is meant for the thread that opened it; it is not thread-safe. Closing it twice, or
+ * calling {@link #get()} after closing it, throws {@link IllegalStateException}: the object may
+ * already belong to another thread by then.
+ *
+ * <p>Each lease is a small object. Where the JIT sees the whole try-with-resources block it
+ * removes the allocation; on a path where it cannot, use {@link Pool#acquire()} and
+ * {@link Pool#release(Object)}, which never allocate.
+ *
+ * @param <T> the type of the pooled object
+ */
+public final class Lease<T> implements AutoCloseable {
+    private final Pool<T> pool;
+    private T object;
+
+    Lease(Pool<T> pool, T object) {
+        this.pool = pool;
+        this.object = object;
+    }
+
+    /**
+     * The leased object.
+     *
+     * @return the object, which belongs to the caller until this lease is closed
+     * @throws IllegalStateException if the lease is already closed
+     */
+    public T get() {
+        T o = object;
+        if (o == null) {
+            throw new IllegalStateException("lease of pool '" + pool.name()
+                    + "' used after close(): the object already went back to the pool; "
+                    + "keep every use inside the try-with-resources block");
+        }
+        return o;
+    }
+
+    /**
+     * Releases the object to its pool.
+     *
+     * @throws IllegalStateException if the lease is already closed; the pool is not touched
+     */
+    @Override
+    public void close() {
+        T o = object;
+        if (o == null) {
+            throw new IllegalStateException("lease of pool '" + pool.name()
+                    + "' closed twice: the object was released at the first close()");
+        }
+        object = null;
+        pool.release(o);
+    }
+
+    @Override
+    public String toString() {
+        T o = object;
+        return "Lease[pool=" + pool.name() + ", " + (o == null ? "closed" : "holding " + o) + "]";
+    }
+}

@@ -1,0 +1,102 @@
+package io.github.stripedpool;
+
+import java.util.function.Supplier;
+
+/**
+ * A pool of reusable objects.
+ *
+ * <p>{@link #acquire()} hands out an idle object or, when none is idle, a new one from the
+ * factory; it never blocks. {@link #release(Object)} resets the object and keeps it for the next
+ * {@code acquire()}, on this thread or any other. Idle objects that nobody reuses across two
+ * aging cycles (driven by the garbage collector, see {@link PoolBuilder#agingInterval}) are
+ * dropped, so memory comes back after a burst.
+ *
+ * <p>All methods are thread-safe. An object obtained from {@code acquire()} belongs to the
+ * caller until it is released, and must be released at most once, to the pool it came from.
+ *
+ * <h2>After {@link #close()}</h2>
+ * <ul>
+ *   <li>{@code acquire()} and {@code lease()} throw {@link PoolClosedException};</li>
+ *   <li>{@code release(x)} is accepted: {@code x} is reset and destroyed instead of pooled, so
+ *       objects that were in use when the pool closed are destroyed when they come back;</li>
+ *   <li>{@code stats()}, {@code name()} and {@code isClosed()} keep working;</li>
+ *   <li>{@code close()} again does nothing.</li>
+ * </ul>
+ *
+ * @param <T> the type of the pooled objects
+ */
+public interface Pool<T> extends AutoCloseable {
+
+    /**
+     * Starts building a pool.
+     *
+     * @param factory makes a new object whenever no idle one is available; must not return null
+     * @param <T> the type of the pooled objects
+     * @return a builder with default settings
+     * @throws NullPointerException if {@code factory} is null
+     */
+    static <T> PoolBuilder<T> builder(Supplier<? extends T> factory) {
+        return new PoolBuilder<>(factory);
+    }
+
+    /**
+     * Takes an idle object, or makes one with the factory when none is idle. Never blocks.
+     *
+     * @return an object that belongs to the caller until {@link #release(Object) released}
+     * @throws PoolClosedException if the pool is closed
+     * @throws ObjectCreationException if the factory threw or returned null (the cause is kept)
+     */
+    T acquire();
+
+    /**
+     * Gives an object back. The reset hook runs first, on the calling thread, before the object
+     * can reach any other thread. If the reset hook throws, the object is destroyed instead of
+     * pooled and the failure is logged and counted in {@link PoolStats#hookFailures()}; it is not
+     * thrown to the caller. If the pool already holds {@link PoolBuilder#maxIdle maxIdle} idle
+     * objects, or is closed, the object is destroyed.
+     *
+     * @param object an object this pool handed out and that was not released since
+     * @throws NullPointerException if {@code object} is null
+     */
+    void release(T object);
+
+    /**
+     * Acquires an object wrapped in a {@link Lease} that releases it on {@link Lease#close()}, for
+     * use in try-with-resources.
+     *
+     * @return a new lease holding an acquired object
+     * @throws PoolClosedException if the pool is closed
+     * @throws ObjectCreationException if the factory threw or returned null
+     */
+    Lease<T> lease();
+
+    /**
+     * A snapshot of the pool's counters. Counting costs the hot path no shared write; taking the
+     * snapshot visits every stripe and every thread-private slot, so it is meant for monitoring,
+     * not for every operation.
+     *
+     * @return the counters as they were during this call
+     */
+    PoolStats stats();
+
+    /**
+     * The pool's name, used in every message and report.
+     *
+     * @return the name given to the builder, or a generated one
+     */
+    String name();
+
+    /**
+     * Whether {@link #close()} was called.
+     *
+     * @return true once the pool is closed
+     */
+    boolean isClosed();
+
+    /**
+     * Closes the pool: destroys every idle object now, and every object in use when it comes
+     * back. Idempotent; never throws (a throwing destroy hook is logged and counted).
+     */
+    @Override
+    void close();
+}

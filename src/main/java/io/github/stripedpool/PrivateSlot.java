@@ -1,0 +1,96 @@
+package io.github.stripedpool;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.WeakReference;
+
+/**
+ * A platform thread's own slot in one pool: at most one idle object, the thread's counters and
+ * its home stripe. Reached through the pool's {@code ThreadLocal}, and also from the pool's
+ * registry so that aging and close can empty slots of threads that went idle or died.
+ *
+ * <p>Concurrency. {@link #item} moves {@code null -> x} only by its owner (release) and
+ * {@code x -> null} by the owner (acquire), by aging (the object sat idle two cycles, or the
+ * owner died) or by close. Every transition is a compare-and-set, so the object goes to exactly
+ * one of them. The owner's CAS is uncontended and its cache line stays in the owner's core
+ * except in the rare instant aging looks at it, so it costs a locked instruction but no
+ * coherence traffic. It cannot be a plain write: an owner that read {@code x} and wrote null
+ * while aging took {@code x} would hand out an object that aging destroys. Taking from an idle
+ * thread without the owner's cooperation needs either a read-modify-write or a store-load fence
+ * on the owner's side; this class uses the cheaper of the two, once per transition.
+ *
+ * <p>{@link #stamp} is written by the owner with a plain write before the CAS that publishes the
+ * object, and read by aging after it has read the object; a stale stamp can only make an object
+ * look younger (it was re-released in between), which delays its aging by a cycle.
+ *
+ * <p>{@link #counts} is written by the owner only (see {@link Counts#inc}).
+ */
+final class PrivateSlot extends PrivateSlotFields {
+    long t00, t01, t02, t03, t04, t05, t06, t07, t08, t09, t10, t11, t12, t13, t14, t15;
+
+    private static final VarHandle ITEM;
+
+    static {
+        try {
+            ITEM = MethodHandles.lookup().findVarHandle(PrivateSlotFields.class, "item", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    PrivateSlot(Thread owner, int home, boolean mayPark) {
+        super(owner, home, mayPark);
+    }
+
+    /** The owner takes its parked object, or gets null if the slot is empty or was emptied. */
+    Object take() {
+        Object x = item;
+        return x != null && ITEM.compareAndSet(this, x, null) ? x : null;
+    }
+
+    /** The owner parks {@code x}; false if the slot is occupied (or this thread has no permit). */
+    boolean park(Object x, int epoch) {
+        if (!mayPark || item != null) {
+            return false;
+        }
+        stamp = epoch;
+        return ITEM.compareAndSet(this, null, x);
+    }
+
+    /** Any thread (aging, close) takes {@code x} if it is still the slot's object. */
+    boolean takeFromOutside(Object x) {
+        return ITEM.compareAndSet(this, x, null);
+    }
+
+    Object peek() {
+        return item;
+    }
+
+    int stamp() {
+        return stamp;
+    }
+
+    /** Whether the owner has terminated; its last write then happens-before this returning true. */
+    boolean ownerDead() {
+        Thread t = owner.get();
+        return t == null || !t.isAlive();
+    }
+}
+
+/** The slot's fields, between {@link PadHead} and the tail padding of {@link PrivateSlot}. */
+abstract class PrivateSlotFields extends PadHead {
+    @jdk.internal.vm.annotation.Contended("slot")
+    volatile Object item;
+    int stamp;
+    final long[] counts = Counts.newArray();
+    final int home;
+    /** Whether this thread got one of the pool's private-slot permits (see {@code maxIdle}). */
+    final boolean mayPark;
+    final WeakReference<Thread> owner;
+
+    PrivateSlotFields(Thread owner, int home, boolean mayPark) {
+        this.owner = new WeakReference<>(owner);
+        this.home = home;
+        this.mayPark = mayPark;
+    }
+}

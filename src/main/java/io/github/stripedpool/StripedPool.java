@@ -1,0 +1,432 @@
+package io.github.stripedpool;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The unbounded, never-blocking pool.
+ *
+ * <p>Structure, from the cheapest tier to the dearest:
+ * <ol>
+ *   <li>a {@link PrivateSlot} per platform thread (one object, reached through a
+ *       {@code ThreadLocal}; no other thread touches it except aging and close);</li>
+ *   <li>the thread's home {@link Stripe}, about one per processor, assigned round-robin;</li>
+ *   <li>the other stripes (stealing);</li>
+ *   <li>victims: objects in any stripe that have already survived an aging cycle idle;</li>
+ *   <li>the factory.</li>
+ * </ol>
+ * Release goes the other way: private slot if empty, else the home stripe, else any stripe, else
+ * the object is destroyed. Virtual threads skip the private slot (one per virtual thread would
+ * strand an object in each of thousands of short-lived threads) and use the stripe their id hashes
+ * to.
+ *
+ * <p>Invariants.
+ * <ul>
+ *   <li><b>Exclusivity.</b> Every place an idle object can be (a private slot, a stripe slot) is
+ *       emptied only by a compare-and-set, so an object goes to one taker. See {@link Stripe}
+ *       and {@link PrivateSlot}.</li>
+ *   <li><b>Reset before reuse.</b> {@link #release} runs the reset hook before the object is
+ *       published by any CAS; the CAS orders the reset's writes before every later taker.</li>
+ *   <li><b>maxIdle.</b> The stripes' slot counts add up to {@code maxIdle - permits}, where
+ *       {@code permits} is the number of private slots allowed to hold an object; a platform
+ *       thread takes a permit when it first uses the pool, and aging gives it back when the
+ *       thread is gone. So idle objects never exceed {@code maxIdle}, by construction rather than
+ *       by a shared counter.</li>
+ *   <li><b>Nothing lost at close.</b> {@link #close} sets {@link #closed} and then empties every
+ *       slot; a release publishes its object and then reads {@link #closed}. Both sides are
+ *       sequentially consistent (volatile write, CAS, volatile read), so either close sees the
+ *       object or the releaser sees the flag and takes its object back to destroy it.</li>
+ *   <li><b>Aging.</b> Only the aging thread writes {@link #epoch}. An object carries the epoch of
+ *       its release; it is a victim once the epoch has moved on, and is dropped when it is two
+ *       epochs old. A slot of a thread that died is emptied at the next cycle, its object put
+ *       back in circulation (or dropped if old), and its counters folded into the pool's.</li>
+ * </ul>
+ *
+ * <p>Counters live in the slot of the thread that counts (plain-cost opaque writes), in the
+ * stripes for virtual threads (atomic adds, on a line those threads write anyway), and in
+ * {@link #poolCounts} for the rare events of aging and close. {@link #lifecycle} serialises
+ * aging, close and {@link #stats()} with each other, never with acquire or release.
+ *
+ * @param <T> the type of the pooled objects
+ */
+final class StripedPool<T> implements Pool<T> {
+    private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
+
+    private final String name;
+    private final Supplier<? extends T> factory;
+    /** Null when no reset hook was set: a null check is cheaper than calling a no-op. */
+    private final Consumer<? super T> reset;
+    private final Consumer<? super T> destroy;
+    private final int maxIdle;
+    private final long agingIntervalNanos;
+    private final Stripe[] stripes;
+    private final int mask;
+    private final ThreadLocal<PrivateSlot> slots = ThreadLocal.withInitial(this::newSlot);
+    /** Every private slot of a live (or not yet reaped) thread: aging and close reach them here. */
+    private final ConcurrentLinkedQueue<PrivateSlot> registry = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger permits;
+    private final AtomicInteger nextHome = new AtomicInteger();
+    /** Counters of aging, close and reaped threads; written with atomic adds. */
+    private final long[] poolCounts = Counts.newArray();
+    private final Object lifecycle = new Object();
+
+    private volatile boolean closed;
+    /** Written only by the aging thread (under {@link #lifecycle}). */
+    private volatile int epoch;
+    private volatile long agingCycles;
+    /** Aging thread only. */
+    private long lastAgingNanos = System.nanoTime();
+
+    StripedPool(PoolBuilder<T> b, String name) {
+        this.name = name;
+        this.factory = b.factory;
+        this.reset = b.reset;
+        this.destroy = b.destroy;
+        this.maxIdle = b.maxIdle;
+        this.agingIntervalNanos = b.agingInterval.toNanos();
+        int privateSlots = (maxIdle + 1) / 2;
+        this.permits = new AtomicInteger(privateSlots);
+        int n = b.stripes;
+        this.mask = n - 1;
+        this.stripes = new Stripe[n];
+        int shared = maxIdle - privateSlots;
+        for (int i = 0; i < n; i++) {
+            stripes[i] = new Stripe(shared / n + (i < shared % n ? 1 : 0));
+        }
+        AgingClock.register(this);
+    }
+
+    // ---------------------------------------------------------------- acquire
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public T acquire() {
+        if (closed) {
+            throw new PoolClosedException(name);
+        }
+        if (Threads.VIRTUAL_THREADS) {
+            Thread t = Thread.currentThread();
+            if (Threads.isVirtual(t)) {
+                int home = Threads.stripeOf(t, mask);
+                return acquireSlow(home, stripes[home].counts, true);
+            }
+        }
+        PrivateSlot slot = slots.get();
+        Object x = slot.take();
+        if (x != null) {
+            Counts.inc(slot.counts, Counts.HIT_PRIVATE);
+            return (T) x;
+        }
+        return acquireSlow(slot.home, slot.counts, false);
+    }
+
+    /**
+     * Split from {@link #acquire()} so that the private-slot path stays small enough to inline.
+     *
+     * @param shared whether {@code counts} is shared by several threads (a stripe's)
+     */
+    @SuppressWarnings("unchecked")
+    private T acquireSlow(int home, long[] counts, boolean shared) {
+        final Stripe[] stripes = this.stripes;
+        final int e = epoch;
+        Object x = stripes[home].popYoung(e);
+        if (x != null) {
+            count(counts, Counts.HIT_HOME, shared);
+            return (T) x;
+        }
+        for (int i = 1; i < stripes.length; i++) {
+            Stripe s = stripes[(home + i) & mask];
+            if (!s.looksEmpty() && (x = s.popYoung(e)) != null) {
+                count(counts, Counts.HIT_STOLEN, shared);
+                return (T) x;
+            }
+        }
+        for (int i = 0; i < stripes.length; i++) {
+            Stripe s = stripes[(home + i) & mask];
+            if (!s.looksEmpty() && (x = s.popAny(e)) != null) {
+                // A young object pushed since the passes above can be taken here and counted as
+                // a victim: a rare miscount, never a wrong hand-out.
+                count(counts, Counts.HIT_VICTIM, shared);
+                return (T) x;
+            }
+        }
+        T made = create();
+        count(counts, Counts.CREATED, shared);
+        count(counts, Counts.MISS, shared);
+        return made;
+    }
+
+    private T create() {
+        T x;
+        try {
+            x = factory.get();
+        } catch (Exception e) {
+            throw new ObjectCreationException("pool '" + name + "': the factory threw " + e
+                    + "; nothing was taken from the pool, acquire() again to retry", e);
+        }
+        if (x == null) {
+            throw new ObjectCreationException("pool '" + name
+                    + "': the factory returned null; it must return a new object on every call", null);
+        }
+        return x;
+    }
+
+    @Override
+    public Lease<T> lease() {
+        return new Lease<>(this, acquire());
+    }
+
+    // ---------------------------------------------------------------- release
+
+    @Override
+    public void release(T object) {
+        if (object == null) {
+            throw new NullPointerException("release(null) on pool '" + name
+                    + "': pass the object that acquire() returned");
+        }
+        if (Threads.VIRTUAL_THREADS) {
+            Thread t = Thread.currentThread();
+            if (Threads.isVirtual(t)) {
+                int home = Threads.stripeOf(t, mask);
+                long[] counts = stripes[home].counts;
+                count(counts, Counts.RELEASED, true);
+                if (resetOrDrop(object, counts, true)) {
+                    releaseSlow(object, home, counts, true);
+                }
+                return;
+            }
+        }
+        PrivateSlot slot = slots.get();
+        long[] counts = slot.counts;
+        Counts.inc(counts, Counts.RELEASED);
+        if (!resetOrDrop(object, counts, false)) {
+            return;
+        }
+        if (slot.park(object, epoch)) {
+            if (closed && slot.takeFromOutside(object)) {
+                drop(object, counts, false); // raced close: see the class comment
+            }
+            return;
+        }
+        releaseSlow(object, slot.home, counts, false);
+    }
+
+    /** Split from {@link #release} for the same reason as {@link #acquireSlow}. */
+    private void releaseSlow(Object x, int home, long[] counts, boolean shared) {
+        if (!push(x, home, epoch)) {
+            drop(x, counts, shared);
+        }
+    }
+
+    /**
+     * Pushes {@code x} to the first stripe with room, starting at {@code home}; if the pool closed
+     * meanwhile, takes it back and destroys it.
+     *
+     * @return false if every stripe was full and {@code x} is still the caller's
+     */
+    private boolean push(Object x, int home, int stamp) {
+        final Stripe[] stripes = this.stripes;
+        for (int i = 0; i < stripes.length; i++) {
+            Stripe s = stripes[(home + i) & mask];
+            int k = s.push(x, stamp);
+            if (k >= 0) {
+                if (closed && s.takeBack(k, x)) {
+                    drop(x, poolCounts, true);
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @SuppressWarnings("unchecked")
+    private boolean resetOrDrop(Object x, long[] counts, boolean shared) {
+        Consumer<? super T> r = reset;
+        if (r == null) {
+            return true;
+        }
+        try {
+            r.accept((T) x);
+            return true;
+        } catch (Throwable e) {
+            hookFailed("reset", x, e, counts, shared);
+            drop(x, counts, shared);
+            if (e instanceof VirtualMachineError) {
+                throw (VirtualMachineError) e;
+            }
+            return false;
+        }
+    }
+
+    /** Lets go of {@code x}: counts it and runs the destroy hook, reporting a failure. */
+    @SuppressWarnings("unchecked")
+    private void drop(Object x, long[] counts, boolean shared) {
+        count(counts, Counts.DROPPED, shared);
+        Consumer<? super T> d = destroy;
+        if (d == null) {
+            return;
+        }
+        try {
+            d.accept((T) x);
+        } catch (Throwable e) {
+            hookFailed("destroy", x, e, counts, shared);
+            if (e instanceof VirtualMachineError) {
+                throw (VirtualMachineError) e;
+            }
+        }
+    }
+
+    private void hookFailed(String hook, Object x, Throwable e, long[] counts, boolean shared) {
+        count(counts, Counts.HOOK_FAILURE, shared);
+        LOG.log(System.Logger.Level.WARNING, "pool '" + name + "': the " + hook + " hook threw on a "
+                + x.getClass().getName() + "; the object was destroyed instead of pooled", e);
+    }
+
+    private static void count(long[] counts, int counter, boolean shared) {
+        if (shared) {
+            Counts.add(counts, counter, 1);
+        } else {
+            Counts.inc(counts, counter);
+        }
+    }
+
+    private PrivateSlot newSlot() {
+        PrivateSlot s = new PrivateSlot(Thread.currentThread(), nextHome.getAndIncrement() & mask,
+                takePermit());
+        registry.add(s);
+        return s;
+    }
+
+    private boolean takePermit() {
+        for (int p = permits.get(); p > 0; p = permits.get()) {
+            if (permits.compareAndSet(p, p - 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---------------------------------------------------------------- aging
+
+    /** Called by the {@link AgingClock} thread after each garbage collection it sees. */
+    void onGarbageCollection(long now) {
+        if (closed || now - lastAgingNanos < agingIntervalNanos) {
+            return;
+        }
+        lastAgingNanos = now;
+        synchronized (lifecycle) {
+            if (!closed) {
+                age();
+            }
+        }
+    }
+
+    private void age() {
+        final int e = epoch + 1;
+        epoch = e;
+        Consumer<Object> dropper = x -> drop(x, poolCounts, true);
+        for (Stripe s : stripes) {
+            s.dropAged(e, dropper);
+        }
+        for (PrivateSlot slot : registry) {
+            boolean dead = slot.ownerDead(); // first: after it, the dead owner's slot is final
+            Object x = slot.peek();
+            if (x != null) {
+                int stamp = slot.stamp();
+                if (e - stamp >= 2) {
+                    if (slot.takeFromOutside(x)) {
+                        drop(x, poolCounts, true);
+                    }
+                } else if (dead && slot.takeFromOutside(x) && !push(x, slot.home, stamp)) {
+                    drop(x, poolCounts, true);
+                }
+            }
+            if (dead) {
+                reap(slot);
+            }
+        }
+        agingCycles = agingCycles + 1;
+    }
+
+    /** Forgets the slot of a dead thread, keeping its counts and giving back its permit. */
+    private void reap(PrivateSlot slot) {
+        long[] sums = new long[Counts.SIZE];
+        Counts.sumInto(slot.counts, sums);
+        for (int c = 0; c < Counts.SIZE; c++) {
+            if (sums[c] != 0) {
+                Counts.add(poolCounts, c, sums[c]);
+            }
+        }
+        registry.remove(slot);
+        if (slot.mayPark) {
+            permits.incrementAndGet();
+        }
+    }
+
+    // ---------------------------------------------------------------- close, stats
+
+    @Override
+    public void close() {
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            Consumer<Object> dropper = x -> drop(x, poolCounts, true);
+            for (Stripe s : stripes) {
+                s.drain(dropper);
+            }
+            for (PrivateSlot slot : registry) {
+                Object x = slot.peek();
+                if (x != null && slot.takeFromOutside(x)) {
+                    drop(x, poolCounts, true);
+                }
+            }
+        }
+        AgingClock.unregister(this);
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public PoolStats stats() {
+        synchronized (lifecycle) {
+            long[] sums = new long[Counts.SIZE];
+            Counts.sumInto(poolCounts, sums);
+            int idle = 0;
+            for (Stripe s : stripes) {
+                Counts.sumInto(s.counts, sums);
+                idle += s.countIdle();
+            }
+            for (PrivateSlot slot : registry) {
+                Counts.sumInto(slot.counts, sums);
+                if (slot.peek() != null) {
+                    idle++;
+                }
+            }
+            return new PoolStats(name, sums, agingCycles, idle, maxIdle, closed);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "StripedPool[" + name + (closed ? ", closed" : "") + ", maxIdle=" + maxIdle
+                + ", stripes=" + stripes.length + "]";
+    }
+
+    // ---------------------------------------------------------------- for tests in this package
+
+    Stripe[] stripes() {
+        return stripes;
+    }
+}
