@@ -4,13 +4,12 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * Counter arrays: one per thread-private slot (written by its owner only), one per stripe
- * (shared by the threads that have no private slot) and one per pool (rare events).
+ * Counter indices, and the shared counter arrays: one per stripe (for the threads that have no
+ * private slot) and one per pool (aging, close, reaped threads). A {@link PrivateSlot} keeps its
+ * owner's counters in fields of its own instead.
  *
- * <p>Every counter array is padded by {@link #PAD} unused elements at both ends, so that an
- * owner's increments never share a cache line with another array's. Owner-only counters are
- * incremented with an opaque read and an opaque write: no read-modify-write instruction, and
- * readers in {@link Pool#stats()} still see whole values (a plain {@code long} may tear).
+ * <p>Every counter array is padded by {@link #PAD} unused elements at both ends, so that its
+ * atomic adds never share a cache line with another object's data.
  */
 final class Counts {
     static final int CREATED = 0;
@@ -34,12 +33,6 @@ final class Counts {
 
     static long[] newArray() {
         return new long[PAD + SIZE + PAD];
-    }
-
-    /** Increments a counter only the calling thread writes. */
-    static void inc(long[] counts, int counter) {
-        int i = PAD + counter;
-        LONGS.setOpaque(counts, i, (long) LONGS.getOpaque(counts, i) + 1);
     }
 
     /** Adds to a counter that several threads write. */

@@ -37,14 +37,17 @@ import java.util.function.Supplier;
  *   <li><b>Nothing lost at close.</b> {@link #close} sets {@link #closed} and then empties every
  *       slot; a release publishes its object and then reads {@link #closed}. Both sides are
  *       sequentially consistent (volatile write, CAS, volatile read), so either close sees the
- *       object or the releaser sees the flag and takes its object back to destroy it.</li>
+ *       object or the releaser sees the flag and takes its object back to destroy it. Hence,
+ *       once close has returned, no private slot holds an object for longer than the release
+ *       that put it there, and a private-slot acquire cannot succeed on a closed pool: acquire
+ *       checks the flag only on its slow path.</li>
  *   <li><b>Aging.</b> Only the aging thread writes {@link #epoch}. An object carries the epoch of
  *       its release; it is a victim once the epoch has moved on, and is dropped when it is two
  *       epochs old. A slot of a thread that died is emptied at the next cycle, its object put
  *       back in circulation (or dropped if old), and its counters folded into the pool's.</li>
  * </ul>
  *
- * <p>Counters live in the slot of the thread that counts (plain-cost opaque writes), in the
+ * <p>Counters live in the slot of the thread that counts (plain fields, owner-written), in the
  * stripes for virtual threads (atomic adds, on a line those threads write anyway), and in
  * {@link #poolCounts} for the rare events of aging and close. {@link #lifecycle} serialises
  * aging, close and {@link #stats()} with each other, never with acquire or release.
@@ -103,43 +106,45 @@ final class StripedPool<T> implements Pool<T> {
     @Override
     @SuppressWarnings("unchecked")
     public T acquire() {
-        if (closed) {
-            throw new PoolClosedException(name);
-        }
-        if (Threads.VIRTUAL_THREADS) {
-            Thread t = Thread.currentThread();
-            if (Threads.isVirtual(t)) {
-                int home = Threads.stripeOf(t, mask);
-                return acquireSlow(home, stripes[home].counts, true);
-            }
+        // No closed check here: once close() has returned, every private slot is empty and stays
+        // so (see the class comment), so a closed pool always reaches acquireSlow, which checks.
+        if (Threads.VIRTUAL_THREADS && Threads.isVirtual(Thread.currentThread())) {
+            return acquireVirtual();
         }
         PrivateSlot slot = slots.get();
         Object x = slot.take();
         if (x != null) {
-            Counts.inc(slot.counts, Counts.HIT_PRIVATE);
+            slot.privateHits++;
             return (T) x;
         }
-        return acquireSlow(slot.home, slot.counts, false);
+        return acquireSlow(slot.home, slot, null);
+    }
+
+    private T acquireVirtual() {
+        int home = Threads.stripeOf(Thread.currentThread(), mask);
+        return acquireSlow(home, null, stripes[home].counts);
     }
 
     /**
      * Split from {@link #acquire()} so that the private-slot path stays small enough to inline.
-     *
-     * @param shared whether {@code counts} is shared by several threads (a stripe's)
+     * Counts go to {@code slot} if the caller has one, else to the {@code shared} array.
      */
     @SuppressWarnings("unchecked")
-    private T acquireSlow(int home, long[] counts, boolean shared) {
+    private T acquireSlow(int home, PrivateSlot slot, long[] shared) {
+        if (closed) {
+            throw new PoolClosedException(name);
+        }
         final Stripe[] stripes = this.stripes;
         final int e = epoch;
         Object x = stripes[home].popYoung(e);
         if (x != null) {
-            count(counts, Counts.HIT_HOME, shared);
+            count(slot, shared, Counts.HIT_HOME);
             return (T) x;
         }
         for (int i = 1; i < stripes.length; i++) {
             Stripe s = stripes[(home + i) & mask];
             if (!s.looksEmpty() && (x = s.popYoung(e)) != null) {
-                count(counts, Counts.HIT_STOLEN, shared);
+                count(slot, shared, Counts.HIT_STOLEN);
                 return (T) x;
             }
         }
@@ -148,13 +153,13 @@ final class StripedPool<T> implements Pool<T> {
             if (!s.looksEmpty() && (x = s.popAny(e)) != null) {
                 // A young object pushed since the passes above can be taken here and counted as
                 // a victim: a rare miscount, never a wrong hand-out.
-                count(counts, Counts.HIT_VICTIM, shared);
+                count(slot, shared, Counts.HIT_VICTIM);
                 return (T) x;
             }
         }
         T made = create();
-        count(counts, Counts.CREATED, shared);
-        count(counts, Counts.MISS, shared);
+        count(slot, shared, Counts.CREATED);
+        count(slot, shared, Counts.MISS);
         return made;
     }
 
@@ -186,37 +191,37 @@ final class StripedPool<T> implements Pool<T> {
             throw new NullPointerException("release(null) on pool '" + name
                     + "': pass the object that acquire() returned");
         }
-        if (Threads.VIRTUAL_THREADS) {
-            Thread t = Thread.currentThread();
-            if (Threads.isVirtual(t)) {
-                int home = Threads.stripeOf(t, mask);
-                long[] counts = stripes[home].counts;
-                count(counts, Counts.RELEASED, true);
-                if (resetOrDrop(object, counts, true)) {
-                    releaseSlow(object, home, counts, true);
-                }
-                return;
-            }
+        if (Threads.VIRTUAL_THREADS && Threads.isVirtual(Thread.currentThread())) {
+            releaseVirtual(object);
+            return;
         }
         PrivateSlot slot = slots.get();
-        long[] counts = slot.counts;
-        Counts.inc(counts, Counts.RELEASED);
-        if (!resetOrDrop(object, counts, false)) {
+        slot.released++;
+        if (reset != null && !resetOrDrop(object, slot, null)) {
             return;
         }
         if (slot.park(object, epoch)) {
             if (closed && slot.takeFromOutside(object)) {
-                drop(object, counts, false); // raced close: see the class comment
+                drop(object, slot, null); // raced close: see the class comment
             }
             return;
         }
-        releaseSlow(object, slot.home, counts, false);
+        releaseSlow(object, slot.home, slot, null);
+    }
+
+    private void releaseVirtual(T object) {
+        int home = Threads.stripeOf(Thread.currentThread(), mask);
+        long[] shared = stripes[home].counts;
+        Counts.add(shared, Counts.RELEASED, 1);
+        if (reset == null || resetOrDrop(object, null, shared)) {
+            releaseSlow(object, home, null, shared);
+        }
     }
 
     /** Split from {@link #release} for the same reason as {@link #acquireSlow}. */
-    private void releaseSlow(Object x, int home, long[] counts, boolean shared) {
+    private void releaseSlow(Object x, int home, PrivateSlot slot, long[] shared) {
         if (!push(x, home, epoch)) {
-            drop(x, counts, shared);
+            drop(x, slot, shared);
         }
     }
 
@@ -233,7 +238,7 @@ final class StripedPool<T> implements Pool<T> {
             int k = s.push(x, stamp);
             if (k >= 0) {
                 if (closed && s.takeBack(k, x)) {
-                    drop(x, poolCounts, true);
+                    drop(x, null, poolCounts);
                 }
                 return true;
             }
@@ -241,18 +246,15 @@ final class StripedPool<T> implements Pool<T> {
         return false;
     }
 
+    /** Runs the reset hook (set, or the caller would not call); on failure drops {@code x}. */
     @SuppressWarnings("unchecked")
-    private boolean resetOrDrop(Object x, long[] counts, boolean shared) {
-        Consumer<? super T> r = reset;
-        if (r == null) {
-            return true;
-        }
+    private boolean resetOrDrop(Object x, PrivateSlot slot, long[] shared) {
         try {
-            r.accept((T) x);
+            reset.accept((T) x);
             return true;
         } catch (Throwable e) {
-            hookFailed("reset", x, e, counts, shared);
-            drop(x, counts, shared);
+            hookFailed("reset", x, e, slot, shared);
+            drop(x, slot, shared);
             if (e instanceof VirtualMachineError) {
                 throw (VirtualMachineError) e;
             }
@@ -262,8 +264,8 @@ final class StripedPool<T> implements Pool<T> {
 
     /** Lets go of {@code x}: counts it and runs the destroy hook, reporting a failure. */
     @SuppressWarnings("unchecked")
-    private void drop(Object x, long[] counts, boolean shared) {
-        count(counts, Counts.DROPPED, shared);
+    private void drop(Object x, PrivateSlot slot, long[] shared) {
+        count(slot, shared, Counts.DROPPED);
         Consumer<? super T> d = destroy;
         if (d == null) {
             return;
@@ -271,24 +273,25 @@ final class StripedPool<T> implements Pool<T> {
         try {
             d.accept((T) x);
         } catch (Throwable e) {
-            hookFailed("destroy", x, e, counts, shared);
+            hookFailed("destroy", x, e, slot, shared);
             if (e instanceof VirtualMachineError) {
                 throw (VirtualMachineError) e;
             }
         }
     }
 
-    private void hookFailed(String hook, Object x, Throwable e, long[] counts, boolean shared) {
-        count(counts, Counts.HOOK_FAILURE, shared);
+    private void hookFailed(String hook, Object x, Throwable e, PrivateSlot slot, long[] shared) {
+        count(slot, shared, Counts.HOOK_FAILURE);
         LOG.log(System.Logger.Level.WARNING, "pool '" + name + "': the " + hook + " hook threw on a "
                 + x.getClass().getName() + "; the object was destroyed instead of pooled", e);
     }
 
-    private static void count(long[] counts, int counter, boolean shared) {
-        if (shared) {
-            Counts.add(counts, counter, 1);
+    /** Counts in the caller's own slot if it has one, else atomically in a shared array. */
+    private static void count(PrivateSlot slot, long[] shared, int counter) {
+        if (slot != null) {
+            slot.inc(counter);
         } else {
-            Counts.inc(counts, counter);
+            Counts.add(shared, counter, 1);
         }
     }
 
@@ -326,7 +329,7 @@ final class StripedPool<T> implements Pool<T> {
     private void age() {
         final int e = epoch + 1;
         epoch = e;
-        Consumer<Object> dropper = x -> drop(x, poolCounts, true);
+        Consumer<Object> dropper = x -> drop(x, null, poolCounts);
         for (Stripe s : stripes) {
             s.dropAged(e, dropper);
         }
@@ -337,10 +340,10 @@ final class StripedPool<T> implements Pool<T> {
                 int stamp = slot.stamp();
                 if (e - stamp >= 2) {
                     if (slot.takeFromOutside(x)) {
-                        drop(x, poolCounts, true);
+                        drop(x, null, poolCounts);
                     }
                 } else if (dead && slot.takeFromOutside(x) && !push(x, slot.home, stamp)) {
-                    drop(x, poolCounts, true);
+                    drop(x, null, poolCounts);
                 }
             }
             if (dead) {
@@ -353,7 +356,7 @@ final class StripedPool<T> implements Pool<T> {
     /** Forgets the slot of a dead thread, keeping its counts and giving back its permit. */
     private void reap(PrivateSlot slot) {
         long[] sums = new long[Counts.SIZE];
-        Counts.sumInto(slot.counts, sums);
+        slot.sumInto(sums);
         for (int c = 0; c < Counts.SIZE; c++) {
             if (sums[c] != 0) {
                 Counts.add(poolCounts, c, sums[c]);
@@ -374,14 +377,14 @@ final class StripedPool<T> implements Pool<T> {
                 return;
             }
             closed = true;
-            Consumer<Object> dropper = x -> drop(x, poolCounts, true);
+            Consumer<Object> dropper = x -> drop(x, null, poolCounts);
             for (Stripe s : stripes) {
                 s.drain(dropper);
             }
             for (PrivateSlot slot : registry) {
                 Object x = slot.peek();
                 if (x != null && slot.takeFromOutside(x)) {
-                    drop(x, poolCounts, true);
+                    drop(x, null, poolCounts);
                 }
             }
         }
@@ -409,7 +412,7 @@ final class StripedPool<T> implements Pool<T> {
                 idle += s.countIdle();
             }
             for (PrivateSlot slot : registry) {
-                Counts.sumInto(slot.counts, sums);
+                slot.sumInto(sums);
                 if (slot.peek() != null) {
                     idle++;
                 }

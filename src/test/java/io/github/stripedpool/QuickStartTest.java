@@ -1,0 +1,56 @@
+package io.github.stripedpool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The README's quick start compiles, runs, and reuses the one buffer it made. */
+class QuickStartTest {
+
+    @Test
+    void quickStartReusesOneBufferAndPrintsItsStats() {
+        String out = captureStdout(() -> QuickStartExample.main(new String[0]));
+
+        String[] lines = out.split("\\R");
+        assertEquals(2, lines.length, out);
+        // Before close(): the second acquisition found the buffer the first one released.
+        assertTrue(lines[0].startsWith("Pool 'buffers': 1 idle (max 4096), 0 in use"), lines[0]);
+        assertTrue(lines[0].contains("acquired 2, hit rate 50.00% (private 1, home 0, stolen 0, "
+                + "victim 0, missed 1) | released 2 | created 1, dropped 0 | hook failures 0"), lines[0]);
+        // After close(): the idle buffer went through the destroy hook.
+        assertTrue(lines[1].startsWith("Pool 'buffers' (closed): 0 idle (max 4096), 0 in use"), lines[1]);
+        assertTrue(lines[1].contains("created 1, dropped 1 | hook failures 0"), lines[1]);
+    }
+
+    @Test
+    void quickStartBlockIsMarkedAndShortEnoughForTheReadme() throws IOException {
+        Path source = Path.of("src/test/java/io/github/stripedpool/QuickStartExample.java");
+        List<String> lines = Files.readAllLines(source, StandardCharsets.UTF_8);
+        int begin = lines.indexOf("// quick-start:begin");
+        int end = lines.indexOf("// quick-start:end");
+        assertTrue(begin >= 0 && end > begin, "markers missing or out of order in " + source);
+        assertTrue(end - begin - 1 < 40, "the quick start is " + (end - begin - 1) + " lines");
+    }
+
+    private static String captureStdout(Runnable r) {
+        PrintStream saved = System.out;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        try {
+            r.run();
+        } finally {
+            System.setOut(saved);
+        }
+        String out = buf.toString(StandardCharsets.UTF_8);
+        saved.print(out);
+        return out;
+    }
+}

@@ -1,0 +1,125 @@
+package io.github.stripedpool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A pool in steady use allocates nothing: acquire and release only move references between
+ * slots that exist already.
+ *
+ * <p>Measured with the calling thread's allocation counter (TLAB bytes handed to this thread),
+ * so other threads, the aging thread included, do not disturb it.
+ */
+@Timeout(120)
+class ZeroAllocationTest {
+    /** Cycles run before measuring, so that the hot paths are JIT-compiled and inlined. */
+    private static final int WARM_UP_CYCLES = 300_000;
+    private static final int MEASURED_CYCLES = 1_000_000;
+
+    /**
+     * 0.01 byte per cycle: 10,000 bytes over the measured run. Any allocation on the pool's
+     * path is at least 16 bytes per cycle (the smallest object), so a single stray allocation
+     * per cycle would exceed this a thousandfold. What the budget leaves room for is the reading
+     * of the counter itself and a one-off allocation or two around a late recompilation (a
+     * deoptimization or a safepoint in the loop), which do not grow with the cycle count.
+     */
+    private static final double MAX_BYTES_PER_CYCLE = 0.01;
+
+    private static com.sun.management.ThreadMXBean threads;
+
+    @BeforeAll
+    static void allocationCounterAvailable() {
+        java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        Assumptions.assumeTrue(bean instanceof com.sun.management.ThreadMXBean,
+                "this JVM has no com.sun.management.ThreadMXBean to count allocated bytes");
+        threads = (com.sun.management.ThreadMXBean) bean;
+        Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported(),
+                "this JVM cannot count the bytes a thread allocates");
+        threads.setThreadAllocatedMemoryEnabled(true);
+    }
+
+    private static long allocatedByThisThread() {
+        return threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+    }
+
+    @Test
+    void steadyAcquireReleaseThroughThePrivateSlotAllocatesNothing() {
+        try (Pool<byte[]> pool = Pool.builder(() -> new byte[64]).reset(b -> b[0] = 0)
+                .name("zero-alloc-private").build()) {
+            singleObjectCycles(pool, WARM_UP_CYCLES);
+            long before = allocatedByThisThread();
+            long checksum = singleObjectCycles(pool, MEASURED_CYCLES);
+            long bytes = allocatedByThisThread() - before;
+            report("private slot", bytes, checksum);
+            PoolStats s = pool.stats();
+            assertEquals(1, s.created(), s::toString);
+            assertTrue(s.privateHits() >= WARM_UP_CYCLES + MEASURED_CYCLES - 1, s::toString);
+            assertBytesPerCycle(bytes);
+        }
+    }
+
+    @Test
+    void steadyAcquireReleaseThroughAStripeAllocatesNothing() {
+        try (Pool<byte[]> pool = Pool.builder(() -> new byte[64]).reset(b -> b[0] = 0)
+                .name("zero-alloc-stripe").build()) {
+            twoObjectCycles(pool, WARM_UP_CYCLES);
+            long before = allocatedByThisThread();
+            long checksum = twoObjectCycles(pool, MEASURED_CYCLES);
+            long bytes = allocatedByThisThread() - before;
+            report("private slot + stripe", bytes, checksum);
+            PoolStats s = pool.stats();
+            assertEquals(2, s.created(), s::toString);
+            // Each cycle takes one object from the private slot and one from a stripe.
+            assertTrue(s.homeHits() + s.stolenHits() + s.victimHits()
+                    >= WARM_UP_CYCLES + MEASURED_CYCLES - 1, s::toString);
+            assertBytesPerCycle(bytes);
+        }
+    }
+
+    /** Returns a value derived from the objects so that the JIT cannot drop the loop. */
+    private static long singleObjectCycles(Pool<byte[]> pool, int cycles) {
+        long sum = 0;
+        for (int i = 0; i < cycles; i++) {
+            byte[] b = pool.acquire();
+            b[0] = (byte) i;
+            sum += b.length;
+            pool.release(b);
+        }
+        return sum;
+    }
+
+    /**
+     * Holds two objects at once, so that every release of the second finds the private slot
+     * taken and goes to the home stripe, and every second acquire comes from there.
+     */
+    private static long twoObjectCycles(Pool<byte[]> pool, int cycles) {
+        long sum = 0;
+        for (int i = 0; i < cycles; i++) {
+            byte[] a = pool.acquire();
+            byte[] b = pool.acquire();
+            a[0] = (byte) i;
+            b[0] = (byte) i;
+            sum += a.length + b.length;
+            pool.release(b);
+            pool.release(a);
+        }
+        return sum;
+    }
+
+    private static void report(String path, long bytes, long checksum) {
+        System.out.printf("allocation, %s: %d bytes over %d cycles = %.6f B/cycle (checksum %d)%n",
+                path, bytes, MEASURED_CYCLES, (double) bytes / MEASURED_CYCLES, checksum);
+    }
+
+    private static void assertBytesPerCycle(long bytes) {
+        double perCycle = (double) bytes / MEASURED_CYCLES;
+        assertTrue(perCycle < MAX_BYTES_PER_CYCLE, bytes + " bytes allocated over " + MEASURED_CYCLES
+                + " cycles: " + perCycle + " B/cycle, budget " + MAX_BYTES_PER_CYCLE);
+    }
+}
