@@ -49,6 +49,23 @@ public interface Pool<T> extends AutoCloseable {
     T acquire();
 
     /**
+     * Like {@link #acquire()}, waiting at most {@code timeout} for an object when the pool is
+     * bounded and all its objects are in use. A pool that never blocks (the default, unbounded
+     * mode) ignores the timeout and behaves exactly like {@link #acquire()}.
+     *
+     * @param timeout the longest wait; zero or negative means do not wait
+     * @return an object that belongs to the caller until {@link #release(Object) released}
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws PoolClosedException if the pool is closed
+     * @throws ObjectCreationException if the factory threw or returned null (the cause is kept)
+     */
+    default T acquire(java.time.Duration timeout) {
+        java.util.Objects.requireNonNull(timeout,
+                "timeout is null: pass a Duration, e.g. Duration.ofSeconds(2)");
+        return acquire();
+    }
+
+    /**
      * Gives an object back. The reset hook runs first, on the calling thread, before the object
      * can reach any other thread. If the reset hook throws, the object is destroyed instead of
      * pooled and the failure is logged and counted in {@link PoolStats#hookFailures()}; it is not
