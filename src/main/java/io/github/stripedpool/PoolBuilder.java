@@ -29,6 +29,14 @@ public final class PoolBuilder<T> {
      */
     static final Duration DEFAULT_AGING_INTERVAL = Duration.ofSeconds(1);
 
+    /**
+     * Upper bound on {@link #maxIdle(int)}: 2^24. The stripes preallocate a slot (a reference and
+     * an {@code int} stamp) for each object of their half of the cap, so this bound commits at
+     * most 64 MiB with compressed references; without it, {@code Integer.MAX_VALUE} overflowed
+     * the private-slot half and large caps ran out of heap in {@link #build()}.
+     */
+    static final int MAX_MAX_IDLE = 1 << 24;
+
     /** Upper bound on stripes: past this, more stripes only spread the same objects thinner. */
     static final int MAX_STRIPES = 64;
 
@@ -84,14 +92,17 @@ public final class PoolBuilder<T> {
      * cap (rounded up) is reserved for the private slots of platform threads, one object each,
      * the other half is spread over the shared stripes. Default: 64 per processor.
      *
-     * @param maxIdle at least 1
+     * @param maxIdle at least 1, at most 16,777,216 (2<sup>24</sup>): the pool preallocates a
+     *        slot for each
      * @return this builder
-     * @throws IllegalArgumentException if {@code maxIdle} is below 1
+     * @throws IllegalArgumentException if {@code maxIdle} is below 1 or above 2<sup>24</sup>
      */
     public PoolBuilder<T> maxIdle(int maxIdle) {
-        if (maxIdle < 1) {
-            throw new IllegalArgumentException("maxIdle must be at least 1, got " + maxIdle
-                    + ": it is the number of idle objects the pool may keep for reuse");
+        if (maxIdle < 1 || maxIdle > MAX_MAX_IDLE) {
+            throw new IllegalArgumentException("maxIdle must be at least 1 and at most "
+                    + MAX_MAX_IDLE + ", got " + maxIdle
+                    + ": it is the number of idle objects the pool may keep for reuse, and the pool "
+                    + "preallocates a slot for each");
         }
         this.maxIdle = maxIdle;
         return this;
@@ -122,7 +133,9 @@ public final class PoolBuilder<T> {
      * dropped at the second cycle after its release; objects in steady use are never dropped.
      * With no garbage collection there is no aging: memory is not under pressure then.
      *
-     * @param interval zero or more; zero ages at every collection. Default: one second
+     * @param interval zero or more; zero ages at every collection; one too long to count in
+     *        nanoseconds (about 292 years, such as {@code ChronoUnit.FOREVER.getDuration()})
+     *        never ages. Default: one second
      * @return this builder
      * @throws NullPointerException if {@code interval} is null
      * @throws IllegalArgumentException if {@code interval} is negative
@@ -132,7 +145,9 @@ public final class PoolBuilder<T> {
         if (interval.isNegative()) {
             throw new IllegalArgumentException("agingInterval must not be negative, got " + interval);
         }
-        this.agingInterval = interval;
+        // Capped so that the pool's conversion to nanoseconds cannot overflow.
+        Duration longest = Duration.ofNanos(Long.MAX_VALUE);
+        this.agingInterval = interval.compareTo(longest) > 0 ? longest : interval;
         return this;
     }
 

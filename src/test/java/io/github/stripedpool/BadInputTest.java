@@ -95,6 +95,59 @@ class BadInputTest {
         }
     }
 
+    /**
+     * Regression: {@code maxIdle(Integer.MAX_VALUE)}, a natural way to ask for "no cap", was
+     * accepted and then made {@code build()} fail with a {@code NegativeArraySizeException}
+     * (the private-slot half overflowed), and any cap in the hundreds of millions preallocated
+     * gigabytes of stripe slots. The cap is bounded where it is set, with a message.
+     */
+    @ParameterizedTest(name = "maxIdle({0})")
+    @ValueSource(ints = {Integer.MAX_VALUE, Integer.MAX_VALUE - 1, PoolBuilder.MAX_MAX_IDLE + 1})
+    void maxIdleAboveTheLimitIsRejectedNamingTheLimit(int maxIdle) {
+        PoolBuilder<Tracked> b = objects.builder().maxIdle(9).name("kept");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b.maxIdle(maxIdle));
+        assertMessageNames(e, "maxIdle", "at most " + PoolBuilder.MAX_MAX_IDLE, "got " + maxIdle);
+        assertStillBuilds(b, 9, "kept");
+    }
+
+    @Test
+    void largeMaxIdleBuildsAPoolThatKeepsThatManyIdleObjects() {
+        int maxIdle = 1 << 16;
+        try (Pool<Tracked> pool = objects.builder().maxIdle(maxIdle).build()) {
+            java.util.List<Tracked> held = new java.util.ArrayList<>();
+            for (int i = 0; i < maxIdle / 2 + 1; i++) {
+                held.add(pool.acquire());
+            }
+            held.forEach(pool::release);
+            PoolStats s = assertBalanced(pool);
+            assertEquals(maxIdle / 2 + 1, s.idle(), "the private slot and the stripes' half: " + s);
+            assertEquals(0, s.dropped(), s::toString);
+        }
+    }
+
+    /**
+     * Regression: an interval too long for a {@code long} of nanoseconds, such as
+     * {@code ChronoUnit.FOREVER.getDuration()} (a natural way to say "never age"), was accepted
+     * and then made {@code build()} throw an {@code ArithmeticException}.
+     */
+    @Test
+    void agingIntervalTooLongForNanosecondsMeansNeverAge() {
+        PoolBuilder<Tracked> b = objects.builder().agingInterval(java.time.temporal.ChronoUnit.FOREVER.getDuration());
+        try (Pool<Tracked> pool = assertDoesNotThrow(b::build)) {
+            Tracked x = pool.acquire();
+            pool.release(x);
+            assertSame(x, pool.acquire());
+            pool.release(x);
+            assertBalanced(pool);
+        }
+        try (StripedPool<Tracked> pool = PoolAssertions.engine(
+                objects.builder().agingInterval(Duration.ofSeconds(Long.MAX_VALUE)), "never-ages")) {
+            pool.release(pool.acquire());
+            pool.onGarbageCollection(System.nanoTime() + Long.MAX_VALUE / 2);
+            assertEquals(0, pool.stats().agingCycles(), "a pool that never ages must not age");
+        }
+    }
+
     @ParameterizedTest(name = "name(\"{0}\")")
     @ValueSource(strings = {"", " ", "\t\n", "\u2003"})
     void blankNameIsRejected(String name) {
@@ -147,7 +200,7 @@ class BadInputTest {
             assertEquals(0, s.created(), s::toString);
             assertEquals(0, s.acquired(), s::toString);
 
-            Tracked x = assertDoesNotThrow(pool::acquire, "the next acquire calls the factory again");
+            Tracked x = assertDoesNotThrow(() -> pool.acquire(), "the next acquire calls the factory again");
             pool.release(x);
             assertSame(x, pool.acquire());
             pool.release(x);

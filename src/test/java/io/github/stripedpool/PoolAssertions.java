@@ -21,6 +21,27 @@ final class PoolAssertions {
     private PoolAssertions() {
     }
 
+    /**
+     * What the tests' hooks throw. The pool logs every hook failure with its stack trace; this
+     * one has none, so that a log shows the message and not the test runner's frames.
+     */
+    static final class HookFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        HookFailure(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /**
+     * Builds the engine itself, for tests that look inside it or age it by hand. Not
+     * {@link PoolBuilder#build()}, which may wrap the engine (leak detection can be switched
+     * on for every pool by a system property).
+     */
+    static <T> StripedPool<T> engine(PoolBuilder<T> builder, String name) {
+        return new StripedPool<>(builder, name);
+    }
+
     /** The accounting invariant of a quiescent pool. */
     static PoolStats assertBalanced(Pool<?> pool) {
         PoolStats s = pool.stats();
@@ -36,8 +57,7 @@ final class PoolAssertions {
      * every earlier one that the interval check lets the cycle through, while real collections,
      * reported with the true clock, stay inside the interval and do nothing.
      */
-    static void forceAgingCycle(Pool<?> pool) {
-        StripedPool<?> p = (StripedPool<?>) pool;
+    static void forceAgingCycle(StripedPool<?> p) {
         long before = p.stats().agingCycles();
         p.onGarbageCollection(System.nanoTime() + (before + 1) * MANUAL_AGING.toNanos());
         assertEquals(before + 1, p.stats().agingCycles(), "the forced aging cycle did not run");

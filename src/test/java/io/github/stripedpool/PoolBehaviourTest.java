@@ -2,6 +2,7 @@ package io.github.stripedpool;
 
 import static io.github.stripedpool.PoolAssertions.MANUAL_AGING;
 import static io.github.stripedpool.PoolAssertions.assertBalanced;
+import static io.github.stripedpool.PoolAssertions.engine;
 import static io.github.stripedpool.PoolAssertions.forceAgingCycle;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,14 +24,14 @@ class PoolBehaviourTest {
     private final Tracked.Factory objects = new Tracked.Factory();
 
     /** Two stripes, so that stealing has somewhere to steal from, and aging only by hand. */
-    private Pool<Tracked> pool(int maxIdle) {
-        return objects.builder().maxIdle(maxIdle).stripes(2).agingInterval(MANUAL_AGING)
-                .name("behaviour").build();
+    private StripedPool<Tracked> pool(int maxIdle) {
+        return engine(objects.builder().maxIdle(maxIdle).stripes(2).agingInterval(MANUAL_AGING),
+                "behaviour");
     }
 
     @Test
     void acquireOnEmptyPoolCreatesAnObject() {
-        try (Pool<Tracked> pool = pool(16)) {
+        try (StripedPool<Tracked> pool = pool(16)) {
             Tracked x = pool.acquire();
             PoolStats s = pool.stats();
             assertEquals(1, s.created());
@@ -45,7 +46,7 @@ class PoolBehaviourTest {
 
     @Test
     void releaseThenAcquireOnSameThreadReturnsSameObjectFromPrivateSlot() {
-        try (Pool<Tracked> pool = pool(16)) {
+        try (StripedPool<Tracked> pool = pool(16)) {
             Tracked x = pool.acquire();
             pool.release(x);
             assertSame(x, pool.acquire());
@@ -59,7 +60,7 @@ class PoolBehaviourTest {
 
     @Test
     void secondObjectReleasedOnSameThreadIsReusedFromHomeStripe() {
-        try (Pool<Tracked> pool = pool(16)) {
+        try (StripedPool<Tracked> pool = pool(16)) {
             Tracked a = pool.acquire();
             Tracked b = pool.acquire();
             pool.release(a); // private slot
@@ -79,7 +80,7 @@ class PoolBehaviourTest {
 
     @Test
     void objectReleasedToAnotherThreadsStripeIsStolen() throws InterruptedException {
-        try (Pool<Tracked> pool = pool(16)) {
+        try (StripedPool<Tracked> pool = pool(16)) {
             // Homes are handed out round-robin: the first thread to use the pool gets stripe 0,
             // the second (this one) stripe 1.
             List<Tracked> released = new ArrayList<>();
@@ -105,7 +106,7 @@ class PoolBehaviourTest {
 
     @Test
     void objectIdleThroughOneAgingCycleIsAVictimHit() {
-        try (Pool<Tracked> pool = pool(16)) {
+        try (StripedPool<Tracked> pool = pool(16)) {
             Tracked a = pool.acquire();
             Tracked b = pool.acquire();
             pool.release(a);
@@ -127,7 +128,7 @@ class PoolBehaviourTest {
 
     @Test
     void objectIdleThroughTwoAgingCyclesIsDestroyed() {
-        try (Pool<Tracked> pool = pool(16)) {
+        try (StripedPool<Tracked> pool = pool(16)) {
             Tracked a = pool.acquire();
             Tracked b = pool.acquire();
             pool.release(a);
@@ -145,7 +146,7 @@ class PoolBehaviourTest {
 
     @Test
     void resetRunsOnReleaseBeforeTheObjectIsReused() {
-        try (Pool<Tracked> pool = pool(16)) {
+        try (StripedPool<Tracked> pool = pool(16)) {
             Tracked x = pool.acquire();
             x.payload = "secret of the first borrower";
             pool.release(x);
@@ -159,7 +160,7 @@ class PoolBehaviourTest {
 
     @Test
     void resetRunsBeforeAnotherThreadCanTakeTheObject() throws Exception {
-        try (Pool<Tracked> pool = pool(16)) {
+        try (StripedPool<Tracked> pool = pool(16)) {
             Tracked a = pool.acquire();
             Tracked b = pool.acquire();
             a.payload = "a";
@@ -181,7 +182,7 @@ class PoolBehaviourTest {
         try (Pool<Tracked> pool = Pool.builder(objects::create)
                 .reset(t -> {
                     if (calls.incrementAndGet() == 1) {
-                        throw new IllegalStateException("reset failure for the test");
+                        throw new PoolAssertions.HookFailure("reset failure for the test");
                     }
                 })
                 .destroy(objects::destroy).name("throwing-reset").build()) {
@@ -209,7 +210,7 @@ class PoolBehaviourTest {
         Pool<Tracked> pool = Pool.builder(objects::create)
                 .destroy(t -> {
                     destroyCalls.incrementAndGet();
-                    throw new IllegalStateException("destroy failure for the test");
+                    throw new PoolAssertions.HookFailure("destroy failure for the test");
                 })
                 .maxIdle(1).stripes(1).name("throwing-destroy").build();
         Tracked a = pool.acquire();
@@ -233,7 +234,7 @@ class PoolBehaviourTest {
     @Test
     void releaseBeyondMaxIdleDestroysTheObject() {
         int maxIdle = 5;
-        try (Pool<Tracked> pool = pool(maxIdle)) {
+        try (StripedPool<Tracked> pool = pool(maxIdle)) {
             List<Tracked> held = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
                 held.add(pool.acquire());
@@ -254,7 +255,7 @@ class PoolBehaviourTest {
         int maxIdle = 7;
         int threads = 8;
         int perThread = 25;
-        try (Pool<Tracked> pool = pool(maxIdle)) {
+        try (StripedPool<Tracked> pool = pool(maxIdle)) {
             CountDownLatch allAcquired = new CountDownLatch(threads);
             List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
@@ -289,7 +290,7 @@ class PoolBehaviourTest {
 
     @Test
     void statsToStringIsReadableAndNamesThePool() {
-        try (Pool<Tracked> pool = pool(16)) {
+        try (StripedPool<Tracked> pool = pool(16)) {
             pool.release(pool.acquire());
             pool.release(pool.acquire());
             String text = pool.stats().toString();
@@ -305,7 +306,7 @@ class PoolBehaviourTest {
 
     @Test
     void leaseGetsAnObjectAndReleasesItOnClose() {
-        try (Pool<Tracked> pool = pool(16)) {
+        try (StripedPool<Tracked> pool = pool(16)) {
             Tracked seen;
             try (Lease<Tracked> lease = pool.lease()) {
                 seen = lease.get();

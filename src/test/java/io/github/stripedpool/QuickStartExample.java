@@ -4,7 +4,7 @@ package io.github.stripedpool;
 import io.github.stripedpool.Lease;
 import io.github.stripedpool.Pool;
 
-public class QuickStartExample {
+class QuickStartExample {
     static final class Buf {
         final byte[] bytes;
         int length;

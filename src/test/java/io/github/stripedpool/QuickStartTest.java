@@ -31,13 +31,19 @@ class QuickStartTest {
     }
 
     @Test
-    void quickStartBlockIsMarkedAndShortEnoughForTheReadme() throws IOException {
-        Path source = Path.of("src/test/java/io/github/stripedpool/QuickStartExample.java");
-        List<String> lines = Files.readAllLines(source, StandardCharsets.UTF_8);
+    void readmeQuickStartIsTheCompiledExampleVerbatim() throws IOException {
+        List<String> lines = Files.readAllLines(
+                Path.of("src/test/java/io/github/stripedpool/QuickStartExample.java"), StandardCharsets.UTF_8);
         int begin = lines.indexOf("// quick-start:begin");
         int end = lines.indexOf("// quick-start:end");
-        assertTrue(begin >= 0 && end > begin, "markers missing or out of order in " + source);
-        assertTrue(end - begin - 1 < 40, "the quick start is " + (end - begin - 1) + " lines");
+        assertTrue(begin >= 0 && end > begin, "quick-start markers missing or out of order");
+        List<String> block = lines.subList(begin + 1, end);
+        assertTrue(block.size() < 40, "the quick start has " + block.size() + " lines");
+
+        String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
+        String expected = "```java\n" + String.join("\n", block) + "\n```";
+        assertTrue(readme.contains(expected),
+                "README.md must show QuickStartExample's marked block verbatim, as a java code block");
     }
 
     private static String captureStdout(Runnable r) {

@@ -3,7 +3,7 @@ package io.github.stripedpool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,21 +31,41 @@ class ZeroAllocationTest {
      */
     private static final double MAX_BYTES_PER_CYCLE = 0.01;
 
-    private static com.sun.management.ThreadMXBean threads;
+    /**
+     * {@code com.sun.management.ThreadMXBean}, reached by reflection: the tests are compiled
+     * inside the library's module, which reads neither {@code java.management} nor
+     * {@code jdk.management}, and the library must not require them for its tests' sake.
+     */
+    private static Object threads;
+    private static Method allocatedBytes;
 
     @BeforeAll
-    static void allocationCounterAvailable() {
-        java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        Assumptions.assumeTrue(bean instanceof com.sun.management.ThreadMXBean,
-                "this JVM has no com.sun.management.ThreadMXBean to count allocated bytes");
-        threads = (com.sun.management.ThreadMXBean) bean;
-        Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported(),
+    static void allocationCounterAvailable() throws ReflectiveOperationException {
+        Class<?> extended;
+        try {
+            extended = Class.forName("com.sun.management.ThreadMXBean");
+        } catch (ClassNotFoundException e) {
+            Assumptions.abort("this JVM has no com.sun.management.ThreadMXBean to count allocated bytes");
+            return;
+        }
+        threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean")
+                .invoke(null);
+        Assumptions.assumeTrue(extended.isInstance(threads),
+                "this JVM's ThreadMXBean cannot count allocated bytes");
+        Assumptions.assumeTrue((Boolean) extended.getMethod("isThreadAllocatedMemorySupported").invoke(threads),
                 "this JVM cannot count the bytes a thread allocates");
-        threads.setThreadAllocatedMemoryEnabled(true);
+        extended.getMethod("setThreadAllocatedMemoryEnabled", boolean.class).invoke(threads, true);
+        allocatedBytes = extended.getMethod("getThreadAllocatedBytes", long.class);
     }
 
+    /** Called only around the measured loops: its own allocation (boxing) is a constant. */
+    @SuppressWarnings("deprecation") // Thread.getId(): threadId() only exists from JDK 19
     private static long allocatedByThisThread() {
-        return threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+        try {
+            return (Long) allocatedBytes.invoke(threads, Thread.currentThread().getId());
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError("cannot read the thread's allocation counter", e);
+        }
     }
 
     @Test
