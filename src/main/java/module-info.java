@@ -5,5 +5,6 @@
  * {@link io.github.stripedpool.Pool#builder(java.util.function.Supplier)}.
  */
 module io.github.stripedpool {
+    requires jdk.jfr;
     exports io.github.stripedpool;
 }

@@ -11,7 +11,9 @@ package io.github.stripedpool;
  *
  * <p>A lease is meant for the thread that opened it; it is not thread-safe. Closing it twice, or
  * calling {@link #get()} after closing it, throws {@link IllegalStateException}: the object may
- * already belong to another thread by then.
+ * already belong to another thread by then. When the acquisition was tracked by
+ * {@link LeakDetection leak detection}, the exception's cause is the stack trace of the first
+ * {@code close()}.
  *
  * <p>Each lease is a small object. Where the JIT sees the whole try-with-resources block it
  * removes the allocation; on a path where it cannot, use {@link Pool#acquire()} and
@@ -19,7 +21,7 @@ package io.github.stripedpool;
  *
  * @param <T> the type of the pooled object
  */
-public final class Lease<T> implements AutoCloseable {
+public sealed class Lease<T> implements AutoCloseable permits TrackedLease {
     private final Pool<T> pool;
     private T object;
 

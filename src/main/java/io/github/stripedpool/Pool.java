@@ -6,10 +6,19 @@ import java.util.function.Supplier;
  * A pool of reusable objects.
  *
  * <p>{@link #acquire()} hands out an idle object or, when none is idle, a new one from the
- * factory; it never blocks. {@link #release(Object)} resets the object and keeps it for the next
- * {@code acquire()}, on this thread or any other. Idle objects that nobody reuses across two
- * aging cycles (driven by the garbage collector, see {@link PoolBuilder#agingInterval}) are
- * dropped, so memory comes back after a burst.
+ * factory. {@link #release(Object)} resets the object and keeps it for the next
+ * {@code acquire()}, on this thread or any other.
+ *
+ * <p>A pool has one of two modes, chosen when it is built:
+ * <ul>
+ *   <li><b>unbounded</b> (the default): {@code acquire()} never blocks, and creates whenever
+ *       nothing is idle. Idle objects that nobody reuses across two aging cycles (driven by the
+ *       garbage collector, see {@link PoolBuilder#agingInterval}) are dropped, so memory comes
+ *       back after a burst;</li>
+ *   <li><b>bounded</b> ({@link PoolBuilder#maxTotal(int)}): at most {@code maxTotal} objects
+ *       exist at once; when all are in use, {@code acquire()} waits up to the acquire timeout,
+ *       and waiters are served in arrival order.</li>
+ * </ul>
  *
  * <p>All methods are thread-safe. An object obtained from {@code acquire()} belongs to the
  * caller until it is released, and must be released at most once, to the pool it came from.
@@ -40,11 +49,16 @@ public interface Pool<T> extends AutoCloseable {
     }
 
     /**
-     * Takes an idle object, or makes one with the factory when none is idle. Never blocks.
+     * Takes an idle object, or makes one with the factory when none is idle. An unbounded pool
+     * never blocks; a bounded pool at its cap waits up to its
+     * {@link PoolBuilder#acquireTimeout(java.time.Duration) acquire timeout}.
      *
      * @return an object that belongs to the caller until {@link #release(Object) released}
      * @throws PoolClosedException if the pool is closed
      * @throws ObjectCreationException if the factory threw or returned null (the cause is kept)
+     * @throws PoolTimeoutException if the pool is bounded and no object came within the timeout
+     * @throws PoolInterruptedException if the pool is bounded and the waiting thread was
+     *         interrupted (its interrupt status stays set)
      */
     T acquire();
 
@@ -58,6 +72,9 @@ public interface Pool<T> extends AutoCloseable {
      * @throws NullPointerException if {@code timeout} is null
      * @throws PoolClosedException if the pool is closed
      * @throws ObjectCreationException if the factory threw or returned null (the cause is kept)
+     * @throws PoolTimeoutException if the pool is bounded and no object came within the timeout
+     * @throws PoolInterruptedException if the pool is bounded and the waiting thread was
+     *         interrupted (its interrupt status stays set)
      */
     default T acquire(java.time.Duration timeout) {
         java.util.Objects.requireNonNull(timeout,

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -11,6 +12,18 @@ import java.util.function.Supplier;
  *
  * <p>{@link #build()} copies the settings: changing the builder afterwards does not change a
  * built pool, and one builder can build several pools. A builder is not thread-safe.
+ *
+ * <h2>Leak detection</h2>
+ * {@link #leakDetection(LeakDetection)} and {@link #leakSamplingInterval(int)} can also be set
+ * for every pool of the JVM, without a code change, by system properties:
+ * <pre>
+ * -Dstripedpool.leakDetection=disabled|sampled|paranoid     (case does not matter)
+ * -Dstripedpool.leakDetection.samplingInterval=N            (N at least 1; default 128)
+ * </pre>
+ * For each of the two settings, a value set on the builder wins; otherwise the system property
+ * is used; otherwise the default ({@link LeakDetection#DISABLED}, and 128). The properties are
+ * read once, by {@link #build()}, which throws {@link IllegalArgumentException} naming the
+ * property if its value is not valid.
  *
  * @param <T> the type of the pooled objects
  */
@@ -22,14 +35,6 @@ public final class PoolBuilder<T> {
     static final int DEFAULT_MAX_IDLE_PER_PROCESSOR = 64;
 
     /**
-     * Default {@link #agingInterval(Duration)}: one second. Young collections can run every few
-     * milliseconds under allocation load; aging at each would drop objects a bursty but steady
-     * load still needs. One second bounds the retention of an abandoned burst to a few seconds
-     * of collections.
-     */
-    static final Duration DEFAULT_AGING_INTERVAL = Duration.ofSeconds(1);
-
-    /**
      * Upper bound on {@link #maxIdle(int)}: 2^24. The stripes preallocate a slot (a reference and
      * an {@code int} stamp) for each object of their half of the cap, so this bound commits at
      * most 64 MiB with compressed references; without it, {@code Integer.MAX_VALUE} overflowed
@@ -37,8 +42,23 @@ public final class PoolBuilder<T> {
      */
     static final int MAX_MAX_IDLE = 1 << 24;
 
+    /**
+     * Default {@link #agingInterval(Duration)}: one second. Young collections can run every few
+     * milliseconds under allocation load; aging at each would drop objects a bursty but steady
+     * load still needs. One second bounds the retention of an abandoned burst to a few seconds
+     * of collections.
+     */
+    static final Duration DEFAULT_AGING_INTERVAL = Duration.ofSeconds(1);
+
     /** Upper bound on stripes: past this, more stripes only spread the same objects thinner. */
     static final int MAX_STRIPES = 64;
+
+    /**
+     * Default {@link #acquireTimeout(Duration)} of a bounded pool: 30 seconds, HikariCP's
+     * connection timeout. Long enough for any healthy pool; short enough that a pool starved by
+     * leaked objects fails with a message rather than hanging its callers.
+     */
+    static final Duration DEFAULT_ACQUIRE_TIMEOUT = Duration.ofSeconds(30);
 
     private static final AtomicInteger UNNAMED = new AtomicInteger();
 
@@ -49,6 +69,19 @@ public final class PoolBuilder<T> {
     String name;
     Duration agingInterval = DEFAULT_AGING_INTERVAL;
     int stripes = defaultStripes();
+    /** Null until set: then the system property decides. */
+    LeakDetection leakDetection;
+    /** 0 until set: then the system property decides. */
+    int leakSamplingInterval;
+    Consumer<? super LeakReport> onLeak;
+    /** 0 until set: the pool is unbounded. */
+    int maxTotal;
+    /** -1 until set. The remaining bounded-only options are null until set. */
+    int minIdle = -1;
+    Duration acquireTimeout;
+    Predicate<? super T> validate;
+    Duration maxIdleTime;
+    Duration maxLifetime;
 
     PoolBuilder(Supplier<? extends T> factory) {
         this.factory = Objects.requireNonNull(factory,
@@ -74,7 +107,8 @@ public final class PoolBuilder<T> {
     /**
      * Sets the hook that runs when the pool lets go of an object: over {@code maxIdle}, aged
      * out, after a failed reset, or at close. It may run on any thread, including the pool's
-     * aging thread ({@code striped-pool-aging}). If it throws, the failure is logged and
+     * aging thread ({@code striped-pool-aging}) or, in a bounded pool, the maintenance thread
+     * ({@code striped-pool-maintenance}). If it throws, the failure is logged and
      * counted; the object is dropped all the same.
      *
      * @param destroy frees what the object holds; default: none (the garbage collector frees it)
@@ -151,6 +185,172 @@ public final class PoolBuilder<T> {
         return this;
     }
 
+    /**
+     * Sets how closely the pool watches for objects acquired and never released; see
+     * {@link LeakDetection} for the levels and what each costs, and the class comment for the
+     * system property that sets it when this method is not called. With
+     * {@link LeakDetection#DISABLED} the pool is built without any tracking code.
+     *
+     * @param level the level; default: the system property {@code stripedpool.leakDetection},
+     *        else {@link LeakDetection#DISABLED}
+     * @return this builder
+     * @throws NullPointerException if {@code level} is null
+     */
+    public PoolBuilder<T> leakDetection(LeakDetection level) {
+        this.leakDetection = Objects.requireNonNull(level,
+                "leakDetection is null: pass LeakDetection.DISABLED, SAMPLED or PARANOID");
+        return this;
+    }
+
+    /**
+     * Sets how many acquisitions share one tracked acquisition under
+     * {@link LeakDetection#SAMPLED}: each acquisition is tracked with probability 1/N. Ignored
+     * by the other levels.
+     *
+     * @param n at least 1 (1 tracks every acquisition); default: the system property
+     *        {@code stripedpool.leakDetection.samplingInterval}, else 128
+     * @return this builder
+     * @throws IllegalArgumentException if {@code n} is below 1
+     */
+    public PoolBuilder<T> leakSamplingInterval(int n) {
+        this.leakSamplingInterval = LeakSettings.checkInterval(n);
+        return this;
+    }
+
+    /**
+     * Sets a listener for leak reports, called in addition to the log message and the Flight
+     * Recorder event. It runs on the leak thread ({@code striped-pool-leaks}, shared by every
+     * pool), one report at a time; it should be quick. If it throws, the failure is logged and
+     * the thread goes on. Never called while leak detection is disabled.
+     *
+     * @param listener receives each {@link LeakReport}; default: none
+     * @return this builder
+     * @throws NullPointerException if {@code listener} is null
+     */
+    public PoolBuilder<T> onLeak(Consumer<? super LeakReport> listener) {
+        this.onLeak = Objects.requireNonNull(listener,
+                "onLeak listener is null: pass a Consumer of LeakReport, or do not call onLeak()");
+        return this;
+    }
+
+    /**
+     * Caps the number of live objects (idle and in use) and makes the pool <em>bounded</em>:
+     * when all {@code maxTotal} objects are in use, {@link Pool#acquire()} waits, up to
+     * {@link #acquireTimeout(Duration)}, and then throws {@link PoolTimeoutException}. Waiting
+     * threads are served in arrival order: a released object goes straight to the thread that
+     * has waited longest. Meant for expensive resources (connections, native handles); see
+     * {@code docs/bounded.md}.
+     *
+     * <p>A bounded pool keeps up to {@code maxTotal} objects idle, shrinks by
+     * {@link #maxIdleTime(Duration)} and {@link #maxLifetime(Duration)} instead of by garbage
+     * collections, and ignores {@link #maxIdle(int)} and {@link #agingInterval(Duration)}.
+     *
+     * @param maxTotal at least 1
+     * @return this builder
+     * @throws IllegalArgumentException if {@code maxTotal} is below 1
+     */
+    public PoolBuilder<T> maxTotal(int maxTotal) {
+        if (maxTotal < 1) {
+            throw new IllegalArgumentException("maxTotal must be at least 1, got " + maxTotal
+                    + ": it is the most objects the pool lets exist at once");
+        }
+        this.maxTotal = maxTotal;
+        return this;
+    }
+
+    /**
+     * Bounded pools only: keeps at least this many objects idle and ready, as long as fewer than
+     * {@link #maxTotal(int)} are in use. They are created in the background, on the shared
+     * maintenance thread ({@code striped-pool-maintenance}): right after {@link #build()}, after
+     * objects are destroyed, and at each maintenance run. Idle eviction by
+     * {@link #maxIdleTime(Duration)} never goes below it.
+     *
+     * @param minIdle from 0 to {@code maxTotal}; default 0
+     * @return this builder
+     * @throws IllegalArgumentException if {@code minIdle} is negative
+     */
+    public PoolBuilder<T> minIdle(int minIdle) {
+        if (minIdle < 0) {
+            throw new IllegalArgumentException("minIdle must not be negative, got " + minIdle);
+        }
+        this.minIdle = minIdle;
+        return this;
+    }
+
+    /**
+     * Bounded pools only: how long {@link Pool#acquire()} and {@link Pool#lease()} wait for an
+     * object when all {@link #maxTotal(int) maxTotal} are in use, before they throw
+     * {@link PoolTimeoutException}. {@link Pool#acquire(Duration)} takes its own timeout.
+     *
+     * @param timeout zero or more; zero never waits. Default: 30 seconds
+     * @return this builder
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     */
+    public PoolBuilder<T> acquireTimeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "acquireTimeout is null: pass a Duration such as Duration.ofSeconds(2)");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("acquireTimeout must not be negative, got " + timeout);
+        }
+        this.acquireTimeout = timeout;
+        return this;
+    }
+
+    /**
+     * Bounded pools only: a check run on the acquiring thread before an existing object is handed
+     * out (not on an object the factory has just made). An object that fails it, or makes it
+     * throw, is destroyed, and the acquisition goes on with another object or a new one. A throw
+     * is also logged and counted in {@link PoolStats#hookFailures()}.
+     *
+     * @param validate true if the object is still usable; default: none
+     * @return this builder
+     * @throws NullPointerException if {@code validate} is null
+     */
+    public PoolBuilder<T> validate(Predicate<? super T> validate) {
+        this.validate = Objects.requireNonNull(validate,
+                "validate is null: pass a Predicate that tells a usable object, or do not call validate()");
+        return this;
+    }
+
+    /**
+     * Bounded pools only: destroys objects that stayed idle longer than this, down to
+     * {@link #minIdle(int)}. Checked on the shared maintenance thread every quarter of the
+     * smaller of this and {@link #maxLifetime(Duration)} (between 10 ms and 30 s), so an object
+     * is destroyed at most about a quarter of the time late, never early.
+     *
+     * @param maxIdleTime positive; default: none, idle objects are kept
+     * @return this builder
+     * @throws NullPointerException if {@code maxIdleTime} is null
+     * @throws IllegalArgumentException if {@code maxIdleTime} is zero or negative
+     */
+    public PoolBuilder<T> maxIdleTime(Duration maxIdleTime) {
+        this.maxIdleTime = positive(maxIdleTime, "maxIdleTime");
+        return this;
+    }
+
+    /**
+     * Bounded pools only: destroys objects older than this (counted from their creation): idle
+     * ones at the next maintenance run, borrowed ones when they are released. Useful for
+     * resources that the other side drops after a while, such as connections behind a firewall.
+     *
+     * @param maxLifetime positive; default: none, objects live until evicted or closed
+     * @return this builder
+     * @throws NullPointerException if {@code maxLifetime} is null
+     * @throws IllegalArgumentException if {@code maxLifetime} is zero or negative
+     */
+    public PoolBuilder<T> maxLifetime(Duration maxLifetime) {
+        this.maxLifetime = positive(maxLifetime, "maxLifetime");
+        return this;
+    }
+
+    private static Duration positive(Duration d, String option) {
+        Objects.requireNonNull(d, option + " is null: pass a Duration such as Duration.ofMinutes(5)");
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(option + " must be positive, got " + d);
+        }
+        return d;
+    }
+
     /** Number of stripes, a power of two; package-private, for tests and benchmarks. */
     PoolBuilder<T> stripes(int stripes) {
         if (stripes < 1 || stripes > MAX_STRIPES || Integer.bitCount(stripes) != 1) {
@@ -164,11 +364,37 @@ public final class PoolBuilder<T> {
     /**
      * Builds the pool.
      *
-     * @return a new, open pool
+     * @return a new, open pool: bounded if {@link #maxTotal(int)} was set
+     * @throws IllegalStateException if the settings contradict each other: an option for
+     *         bounded pools without {@code maxTotal}, or {@code minIdle > maxTotal}
+     * @throws IllegalArgumentException if leak detection is left to a system property and that
+     *         property's value is not valid (see the class comment)
      */
     public Pool<T> build() {
+        LeakSettings leaks = LeakSettings.resolve(leakDetection, leakSamplingInterval, onLeak);
         String n = name != null ? name : "pool-" + UNNAMED.incrementAndGet();
-        return new StripedPool<>(this, n);
+        return leaks.wrap(maxTotal > 0 ? BoundedPool.start(checkBounded(), n)
+                : new StripedPool<>(checkUnbounded(), n));
+    }
+
+    /** Rejects bounded-only options on an unbounded pool, and contradictions; returns this. */
+    private PoolBuilder<T> checkBounded() {
+        if (minIdle > maxTotal) {
+            throw new IllegalStateException("minIdle (" + minIdle + ") is above maxTotal ("
+                    + maxTotal + "): the pool can never keep more idle objects than it may hold");
+        }
+        return this;
+    }
+
+    private PoolBuilder<T> checkUnbounded() {
+        String option = minIdle >= 0 ? "minIdle" : acquireTimeout != null ? "acquireTimeout"
+                : validate != null ? "validate" : maxIdleTime != null ? "maxIdleTime"
+                : maxLifetime != null ? "maxLifetime" : null;
+        if (option != null) {
+            throw new IllegalStateException(option + " applies to bounded pools only: call "
+                    + "maxTotal(n) to cap the pool at n objects, or remove " + option + "()");
+        }
+        return this;
     }
 
     /** The smallest power of two at least the number of processors, at most {@link #MAX_STRIPES}. */

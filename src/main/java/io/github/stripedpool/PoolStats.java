@@ -23,6 +23,8 @@ public final class PoolStats {
     private final int idle;
     private final int maxIdle;
     private final boolean closed;
+    /** Set by {@link #withLeaks} before the snapshot leaves the pool; 0 without leak detection. */
+    private long leaks;
 
     PoolStats(String name, long[] counts, long agingCycles, int idle, int maxIdle, boolean closed) {
         this.name = name;
@@ -141,6 +143,25 @@ public final class PoolStats {
         return closed;
     }
 
+    /**
+     * Tracked objects that became garbage without being released, each reported as a
+     * {@link LeakReport}. Always 0 when {@link LeakDetection leak detection} is disabled; under
+     * {@link LeakDetection#SAMPLED} it counts only the sampled acquisitions, about one leak in N.
+     * In an unbounded pool a leaked object stays counted in {@link #inUse()}: it was never
+     * released. A bounded pool gives its capacity back and counts it as released and dropped.
+     *
+     * @return leaks reported since the pool was built
+     */
+    public long leaks() {
+        return leaks;
+    }
+
+    /** Adds the leak count, kept outside the engine by the leak-detecting pool. */
+    PoolStats withLeaks(long leaks) {
+        this.leaks = leaks;
+        return this;
+    }
+
     /** @return hits divided by acquisitions, or 0 before the first acquisition */
     public double hitRate() {
         long a = acquired();
@@ -152,9 +173,9 @@ public final class PoolStats {
         return String.format(java.util.Locale.ROOT,
                 "Pool '%s'%s: %d idle (max %d), %d in use | acquired %d, hit rate %.2f%% "
                         + "(private %d, home %d, stolen %d, victim %d, missed %d) | released %d | "
-                        + "created %d, dropped %d | hook failures %d | aging cycles %d",
+                        + "created %d, dropped %d | hook failures %d | aging cycles %d | leaks %d",
                 name, closed ? " (closed)" : "", idle, maxIdle, inUse(), acquired(), hitRate() * 100,
                 privateHits, homeHits, stolenHits, victimHits, misses, released, created, dropped,
-                hookFailures, agingCycles);
+                hookFailures, agingCycles, leaks);
     }
 }

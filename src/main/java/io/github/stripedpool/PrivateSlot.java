@@ -2,7 +2,6 @@ package io.github.stripedpool;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.lang.ref.WeakReference;
 
 /**
  * A platform thread's own slot in one pool: at most one idle object, the thread's counters and
@@ -105,8 +104,7 @@ final class PrivateSlot extends PrivateSlotFields {
 
     /** Whether the owner has terminated; its last write then happens-before this returning true. */
     boolean ownerDead() {
-        Thread t = owner.get();
-        return t == null || !t.isAlive();
+        return !owner.isAlive();
     }
 }
 
@@ -120,10 +118,14 @@ abstract class PrivateSlotFields extends PadHead {
     final int home;
     /** Whether this thread got one of the pool's private-slot permits (see {@code maxIdle}). */
     final boolean mayPark;
-    final WeakReference<Thread> owner;
+    /**
+     * Strong, so that the pool's thread-id table can tell its entry's owner by identity; a dead
+     * thread's object is kept only until the next aging cycle reaps its slot.
+     */
+    final Thread owner;
 
     PrivateSlotFields(Thread owner, int home, boolean mayPark) {
-        this.owner = new WeakReference<>(owner);
+        this.owner = owner;
         this.home = home;
         this.mayPark = mayPark;
     }

@@ -1,5 +1,7 @@
 package io.github.stripedpool;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -57,6 +59,14 @@ import java.util.function.Supplier;
 final class StripedPool<T> implements Pool<T> {
     private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
 
+    /**
+     * Entries of {@link #byThread}: 256 references (1 KiB with compressed oops) per pool, enough
+     * for the threads of a typical server pool to each find their own entry.
+     */
+    static final int THREAD_TABLE_SIZE = 256;
+
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(PrivateSlot[].class);
+
     private final String name;
     private final Supplier<? extends T> factory;
     /** Null when no reset hook was set: a null check is cheaper than calling a no-op. */
@@ -67,6 +77,16 @@ final class StripedPool<T> implements Pool<T> {
     private final Stripe[] stripes;
     private final int mask;
     private final ThreadLocal<PrivateSlot> slots = ThreadLocal.withInitial(this::newSlot);
+    /**
+     * Direct-mapped from thread id to slot: a thread whose entry holds its own slot finds it with
+     * one array read instead of a {@code ThreadLocal} lookup (weak-reference map probing). Thread
+     * ids are unique and handed out in sequence, so the threads of a pool rarely collide; a
+     * thread that does uses {@link #slots} instead. An entry is set by CAS from null when a slot
+     * is created and cleared by CAS when aging reaps it; readers compare the entry's final
+     * {@code owner} with the current thread, so a stale read only sends them to the slower path.
+     */
+    private final PrivateSlot[] byThread;
+    private final int byThreadMask;
     /** Every private slot of a live (or not yet reaped) thread: aging and close reach them here. */
     private final ConcurrentLinkedQueue<PrivateSlot> registry = new ConcurrentLinkedQueue<>();
     private final AtomicInteger permits;
@@ -93,6 +113,8 @@ final class StripedPool<T> implements Pool<T> {
         this.permits = new AtomicInteger(privateSlots);
         int n = b.stripes;
         this.mask = n - 1;
+        this.byThread = new PrivateSlot[THREAD_TABLE_SIZE];
+        this.byThreadMask = THREAD_TABLE_SIZE - 1;
         this.stripes = new Stripe[n];
         int shared = maxIdle - privateSlots;
         for (int i = 0; i < n; i++) {
@@ -111,7 +133,7 @@ final class StripedPool<T> implements Pool<T> {
         if (Threads.VIRTUAL_THREADS && Threads.isVirtual(Thread.currentThread())) {
             return acquireVirtual();
         }
-        PrivateSlot slot = slots.get();
+        PrivateSlot slot = slot();
         Object x = slot.take();
         if (x != null) {
             slot.privateHits++;
@@ -195,7 +217,7 @@ final class StripedPool<T> implements Pool<T> {
             releaseVirtual(object);
             return;
         }
-        PrivateSlot slot = slots.get();
+        PrivateSlot slot = slot();
         slot.released++;
         if (reset != null && !resetOrDrop(object, slot, null)) {
             return;
@@ -295,10 +317,23 @@ final class StripedPool<T> implements Pool<T> {
         }
     }
 
+    /** The calling platform thread's slot: its thread-id table entry, else its ThreadLocal. */
+    private PrivateSlot slot() {
+        Thread t = Thread.currentThread();
+        PrivateSlot s = byThread[threadIndex(t)];
+        return s != null && s.owner == t ? s : slots.get();
+    }
+
+    @SuppressWarnings("deprecation") // Thread.getId(): threadId() only exists from JDK 19
+    private int threadIndex(Thread t) {
+        return (int) t.getId() & byThreadMask;
+    }
+
     private PrivateSlot newSlot() {
-        PrivateSlot s = new PrivateSlot(Thread.currentThread(), nextHome.getAndIncrement() & mask,
-                takePermit());
+        Thread t = Thread.currentThread();
+        PrivateSlot s = new PrivateSlot(t, nextHome.getAndIncrement() & mask, takePermit());
         registry.add(s);
+        SLOTS.compareAndSet(byThread, threadIndex(t), null, s); // taken: this thread uses slots
         return s;
     }
 
@@ -363,6 +398,7 @@ final class StripedPool<T> implements Pool<T> {
             }
         }
         registry.remove(slot);
+        SLOTS.compareAndSet(byThread, threadIndex(slot.owner), slot, null);
         if (slot.mayPark) {
             permits.incrementAndGet();
         }

@@ -71,7 +71,7 @@ class ZeroAllocationTest {
     @Test
     void steadyAcquireReleaseThroughThePrivateSlotAllocatesNothing() {
         try (Pool<byte[]> pool = Pool.builder(() -> new byte[64]).reset(b -> b[0] = 0)
-                .name("zero-alloc-private").build()) {
+                .leakDetection(LeakDetection.DISABLED).name("zero-alloc-private").build()) {
             singleObjectCycles(pool, WARM_UP_CYCLES);
             long before = allocatedByThisThread();
             long checksum = singleObjectCycles(pool, MEASURED_CYCLES);
@@ -87,7 +87,7 @@ class ZeroAllocationTest {
     @Test
     void steadyAcquireReleaseThroughAStripeAllocatesNothing() {
         try (Pool<byte[]> pool = Pool.builder(() -> new byte[64]).reset(b -> b[0] = 0)
-                .name("zero-alloc-stripe").build()) {
+                .leakDetection(LeakDetection.DISABLED).name("zero-alloc-stripe").build()) {
             twoObjectCycles(pool, WARM_UP_CYCLES);
             long before = allocatedByThisThread();
             long checksum = twoObjectCycles(pool, MEASURED_CYCLES);

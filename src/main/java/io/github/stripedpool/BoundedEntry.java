@@ -1,0 +1,103 @@
+package io.github.stripedpool;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.WeakReference;
+
+/**
+ * One of the {@code maxTotal} places of a {@link BoundedPool}: empty, or holding one live object.
+ *
+ * <p>States and transitions. {@link #state} changes only by compare-and-set, or by a volatile
+ * write from the one thread that owns the entry in a state no other thread may leave:
+ * <pre>
+ *   FREE     --claim (creator, holding a unit of capacity)-------> RESERVED
+ *   RESERVED --object made, handed to its creator-----------------> BORROWED
+ *   RESERVED --published (release, refill)------------------------> IDLE
+ *   RESERVED --handed to the oldest waiter------------------------> BORROWED
+ *   RESERVED --destroyed (and the slot emptied)-------------------> FREE
+ *   IDLE     --CAS by an acquirer---------------------------------> BORROWED
+ *   IDLE     --CAS by eviction, close, or a releaser that found a waiter--> RESERVED
+ *   BORROWED --CAS by the release (so two releases cannot both win)--> RESERVED
+ *   BORROWED --CAS by leak reclaiming, once the object is garbage----> RESERVED
+ *   BORROWED --given back unused by a waiter that was served twice--> IDLE, or handed on
+ * </pre>
+ * RESERVED means "one thread works on this entry alone"; nobody else touches its fields. Every
+ * hand-out of an idle object is the winning CAS {@code IDLE -> BORROWED}, so an object goes to
+ * exactly one taker, and eviction cannot destroy an object an acquirer has won, nor hand one out
+ * that eviction has won.
+ *
+ * <p>Fields other than {@link #state} are plain: each is written by the owner of the entry
+ * before the volatile write or CAS that gives the entry up, and read by the next owner after the
+ * CAS that takes it, which orders them. {@link #item} holds the object strongly only while the
+ * pool holds it (IDLE, or RESERVED by the pool); while BORROWED it is null, so that an object
+ * its borrower drops becomes garbage, which is how leaked objects are found (see
+ * {@link BoundedPool#reclaimLeaked()}). The object's identity is kept by {@link #ref}, a weak
+ * reference made once per object.
+ *
+ * <p>Entries sit next to each other in the pool's array and are allocated together, so each
+ * starts with {@link PadHead}'s 128 bytes: two entries used by two threads never share a line.
+ */
+final class BoundedEntry extends PadHead {
+    static final int FREE = 0;
+    static final int IDLE = 1;
+    static final int BORROWED = 2;
+    static final int RESERVED = 3;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(BoundedEntry.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final int index;
+    private volatile int state;
+    /** The object while the pool holds it; null while borrowed or free. */
+    Object item;
+    /** The current object's identity and per-object facts; null while free. */
+    ObjectRef ref;
+    /** The maintenance epoch of the last release (see {@link BoundedPool}, eviction). */
+    int stamp;
+
+    BoundedEntry(int index) {
+        this.index = index;
+    }
+
+    int state() {
+        return state;
+    }
+
+    boolean cas(int from, int to) {
+        return STATE.compareAndSet(this, from, to);
+    }
+
+    /** Volatile write; only by the thread that owns the entry in its current state. */
+    void set(int to) {
+        state = to;
+    }
+
+    /** Whether {@code x} is this entry's current object. */
+    boolean holds(Object x) {
+        ObjectRef r = ref;
+        return r != null && r.refersTo(x);
+    }
+
+    /**
+     * The identity of one object, made when it is created and dropped when it is destroyed, so
+     * that facts about the object cannot be confused with facts about the entry's next object.
+     */
+    static final class ObjectRef extends WeakReference<Object> {
+        /** {@code System.nanoTime()} at creation; 0 when the pool has no maxLifetime. */
+        final long createdNanos;
+        /** Set by maintenance when the object outlived maxLifetime while borrowed. */
+        volatile boolean expired;
+
+        ObjectRef(Object x, long createdNanos) {
+            super(x);
+            this.createdNanos = createdNanos;
+        }
+    }
+}

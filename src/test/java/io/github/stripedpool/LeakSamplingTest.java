@@ -1,0 +1,74 @@
+package io.github.stripedpool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.stripedpool.LeakTesting.Buffer;
+import io.github.stripedpool.LeakTesting.Reports;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** SAMPLED: about one leak in N is tracked, and every tracked leak is reported. */
+class LeakSamplingTest {
+    private static final int INTERVAL = 16;
+    private static final int LEAKS = 4_000;
+
+    /** Acquires {@code n} buffers into {@code held}, never to release them. */
+    private static void leakMany(Pool<Buffer> pool, int n, List<Buffer> held) {
+        for (int i = 0; i < n; i++) {
+            held.add(pool.acquire());
+        }
+    }
+
+    @Test
+    void aboutOneLeakInTheSamplingIntervalIsReported() throws Exception {
+        Reports reports = new Reports();
+        Pool<Buffer> pool = Pool.builder(Buffer::new).name("sampled")
+                .leakDetection(LeakDetection.SAMPLED).leakSamplingInterval(INTERVAL)
+                .onLeak(reports).build();
+        // Keep the reports out of the console: there are a few hundred of them.
+        try (LeakLogCapture quiet = new LeakLogCapture("io.github.stripedpool")) {
+            setUseParentHandlers(false);
+            try {
+                List<Buffer> held = new ArrayList<>();
+                leakMany(pool, LEAKS, held);
+                // Counted while the buffers are still reachable: no tracker has been reaped yet.
+                int tracked = ((LeakDetectingPool<Buffer>) pool).tracked();
+                held.clear();
+                // Binomial(4000, 1/16): mean 250, standard deviation 15.3; 6 deviations either side.
+                assertTrue(tracked >= 158 && tracked <= 342, "tracked " + tracked + " of " + LEAKS);
+
+                assertEquals(tracked, reports.await(tracked).size());
+                LeakTesting.gcUntil("the tracker table empties", () -> ((LeakDetectingPool<Buffer>) pool).tracked() == 0);
+                assertEquals(tracked, reports.soFar().size(), "exactly the tracked leaks are reported");
+                assertEquals(tracked, pool.stats().leaks());
+                assertTrue(LeakTesting.hasFrame(reports.taken.get(0).stackTrace(), "leakMany"));
+                assertEquals(tracked, quiet.count("LEAK: pool 'sampled'"));
+            } finally {
+                setUseParentHandlers(true);
+            }
+        }
+        pool.close();
+    }
+
+    /** java.util.logging, by reflection: see {@link LeakLogCapture}. */
+    private static void setUseParentHandlers(boolean use) throws ReflectiveOperationException {
+        Class<?> c = Class.forName("java.util.logging.Logger");
+        Object logger = c.getMethod("getLogger", String.class).invoke(null, "io.github.stripedpool");
+        c.getMethod("setUseParentHandlers", boolean.class).invoke(logger, use);
+    }
+
+    @Test
+    void releasedSampledObjectsLeaveTheTableWhenReacquired() {
+        Pool<Buffer> pool = Pool.builder(Buffer::new).leakDetection(LeakDetection.SAMPLED)
+                .leakSamplingInterval(4).maxIdle(1).build();
+        LeakDetectingPool<Buffer> leaky = (LeakDetectingPool<Buffer>) pool;
+        for (int i = 0; i < 10_000; i++) {
+            Buffer b = pool.acquire();
+            pool.release(b);
+            assertTrue(leaky.tracked() <= 1, "at most the one object in circulation is tracked");
+        }
+        pool.close();
+    }
+}

@@ -1,0 +1,215 @@
+package io.github.stripedpool;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.forClasses;
+
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.jetbrains.lincheck.datastructures.Validate;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Lincheck over the pool's operations: acquire, release, lease and close, from several threads.
+ *
+ * <p>The sequential model is {@link Model}: an acquire succeeds while the pool is open and throws
+ * {@link PoolClosedException} once it is closed; release and close always succeed. The model
+ * deliberately says nothing about which object an acquire returns: a concurrent pool may
+ * legitimately create an object while another one sits idle (in another thread's private slot,
+ * or pushed an instant after the acquire looked), so "created instead of reused" is no violation.
+ * Whether the object returned is one the caller may use is checked by the operation itself and
+ * reported in its result: it must not be held by anybody else (an owner field set by a CAS on
+ * every hand-out), must not have been destroyed, and must carry no value of a previous holder
+ * (the reset ran). Any such violation is a result the model never produces, so Lincheck fails
+ * with the interleaving that caused it.
+ *
+ * <p>{@link #accounting} checks the pool at quiescence: {@code created - dropped == idle + inUse},
+ * in use equals what the test holds, every object neither held nor destroyed is idle in the pool,
+ * no object was destroyed twice, and after close every object not held is destroyed.
+ *
+ * <p>Public, with public operations: Lincheck instantiates and calls them reflectively.
+ */
+public class PoolLincheckTest {
+    static final int OK = 0;
+    static final int CLOSED = 1;
+    static final int TWO_HOLDERS = 2;
+    static final int DESTROYED_HANDED_OUT = 3;
+    static final int NOT_RESET = 4;
+
+    static final int SECRET = 42;
+
+    static final class Obj {
+        final AtomicReference<Thread> holder = new AtomicReference<>();
+        final AtomicInteger destroyed = new AtomicInteger();
+        int value;
+    }
+
+    /** The sequential specification: which results are possible, not which object comes back. */
+    public static final class Model {
+        private boolean closed;
+
+        public Model() {
+        }
+
+        public int acquire() {
+            return closed ? CLOSED : OK;
+        }
+
+        public int lease() {
+            return closed ? CLOSED : OK;
+        }
+
+        public int release() {
+            return OK;
+        }
+
+        public int close() {
+            closed = true;
+            return OK;
+        }
+    }
+
+    private final AtomicReferenceArray<Obj> all = new AtomicReferenceArray<>(256);
+    private final AtomicInteger created = new AtomicInteger();
+    private final AtomicInteger held = new AtomicInteger();
+    private final ThreadLocal<ArrayDeque<Obj>> hand = ThreadLocal.withInitial(ArrayDeque::new);
+    /** maxIdle 4 on one stripe: two private-slot permits and two stripe slots, so all paths run. */
+    private final StripedPool<Obj> pool = (StripedPool<Obj>) Pool.builder(this::make)
+            .reset(o -> o.value = 0)
+            .destroy(o -> o.destroyed.incrementAndGet())
+            .maxIdle(4)
+            .stripes(1)
+            .agingInterval(Duration.ofDays(1))
+            .name("lincheck")
+            .build();
+
+    public PoolLincheckTest() {
+    }
+
+    private Obj make() {
+        Obj o = new Obj();
+        all.set(created.getAndIncrement(), o);
+        return o;
+    }
+
+    @Operation
+    public int acquire() {
+        Obj o;
+        try {
+            o = pool.acquire();
+        } catch (PoolClosedException e) {
+            return CLOSED;
+        }
+        int v = claim(o);
+        hand.get().push(o);
+        held.incrementAndGet();
+        return v;
+    }
+
+    @Operation
+    public int release() {
+        Obj o = hand.get().poll();
+        if (o != null) {
+            o.value = SECRET;
+            o.holder.set(null);
+            held.decrementAndGet();
+            pool.release(o);
+        }
+        return OK;
+    }
+
+    @Operation
+    public int lease() {
+        try (Lease<Obj> lease = pool.lease()) {
+            Obj o = lease.get();
+            int v = claim(o);
+            o.value = SECRET;
+            o.holder.set(null);
+            return v;
+        } catch (PoolClosedException e) {
+            return CLOSED;
+        }
+    }
+
+    @Operation
+    public int close() {
+        pool.close();
+        return OK;
+    }
+
+    private static int claim(Obj o) {
+        if (o.destroyed.get() != 0) {
+            return DESTROYED_HANDED_OUT;
+        }
+        if (!o.holder.compareAndSet(null, Thread.currentThread())) {
+            return TWO_HOLDERS;
+        }
+        return o.value != 0 ? NOT_RESET : OK;
+    }
+
+    @Validate
+    public void accounting() {
+        PoolStats s = pool.stats();
+        check(s.created() == created.get(), "created", s);
+        check(s.inUse() == held.get(), "inUse " + s.inUse() + " vs held " + held, s);
+        check(s.created() - s.dropped() == s.idle() + s.inUse(), "created - dropped == idle + inUse", s);
+        int idleByState = 0;
+        for (int i = 0; i < created.get(); i++) {
+            Obj o = all.get(i);
+            int d = o.destroyed.get();
+            boolean isHeld = o.holder.get() != null;
+            check(d <= 1, "object " + i + " destroyed " + d + " times", s);
+            check(!(isHeld && d != 0), "object " + i + " destroyed while held", s);
+            if (!isHeld && d == 0) {
+                idleByState++;
+            }
+        }
+        check(idleByState == s.idle(), idleByState + " objects neither held nor destroyed vs idle", s);
+        check(!s.closed() || s.idle() == 0, "idle objects in a closed pool", s);
+    }
+
+    private static void check(boolean ok, String what, PoolStats s) {
+        if (!ok) {
+            throw new IllegalStateException(what + ": " + s);
+        }
+    }
+
+    @BeforeAll
+    static void startTheAgingClock() {
+        // The clock's daemon thread starts with the first pool; start it outside Lincheck's runs.
+        Pool.builder(Object::new).build().close();
+    }
+
+    @Test
+    void modelCheckingMatchesTheModelWithExclusiveResetObjects() {
+        new ModelCheckingOptions()
+                .iterations(12)
+                .invocationsPerIteration(200)
+                .threads(2)
+                .actorsPerThread(3)
+                .actorsBefore(2)
+                .actorsAfter(1)
+                .sequentialSpecification(Model.class)
+                // The clock's registry is shared by every pool in the JVM and changed by its own
+                // thread at each collection: outside the state under test.
+                .addGuarantee(forClasses(AgingClock.class.getName()).allMethods().ignore())
+                .check(PoolLincheckTest.class);
+    }
+
+    @Test
+    void stressMatchesTheModelWithExclusiveResetObjects() {
+        new StressOptions()
+                .iterations(10)
+                .invocationsPerIteration(1_000)
+                .threads(3)
+                .actorsPerThread(3)
+                .actorsBefore(2)
+                .sequentialSpecification(Model.class)
+                .check(PoolLincheckTest.class);
+    }
+}
