@@ -86,8 +86,9 @@ public interface Pool<T> extends AutoCloseable {
      * Gives an object back. The reset hook runs first, on the calling thread, before the object
      * can reach any other thread. If the reset hook throws, the object is destroyed instead of
      * pooled and the failure is logged and counted in {@link PoolStats#hookFailures()}; it is not
-     * thrown to the caller. If the pool already holds {@link PoolBuilder#maxIdle maxIdle} idle
-     * objects, or is closed, the object is destroyed.
+     * thrown to the caller. If the pool is closed, or is unbounded and already holds
+     * {@link PoolBuilder#maxIdle maxIdle} idle objects, the object is destroyed. A bounded pool
+     * hands it to the thread that has waited longest, if any.
      *
      * @param object an object this pool handed out and that was not released since
      * @throws NullPointerException if {@code object} is null
