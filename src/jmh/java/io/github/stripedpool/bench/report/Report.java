@@ -222,16 +222,21 @@ public final class Report {
         }
         List<Run> burst = burstRuns();
         if (!burst.isEmpty()) {
-            List<String> parts = new ArrayList<>();
-            for (String impl : impls(burst)) {
-                for (Run r : burst) {
-                    if (r.param("impl").equals(impl)) {
-                        parts.add(IMPL_NAMES.getOrDefault(impl, impl) + " " + Format.number(creationsPerCycle(r)));
+            Set<Integer> threadCounts = new TreeSet<>();
+            burst.forEach(r -> threadCounts.add(r.threads));
+            for (int t : threadCounts) {
+                List<String> parts = new ArrayList<>();
+                for (String impl : impls(burst)) {
+                    for (Run r : burst) {
+                        if (r.threads == t && r.param("impl").equals(impl)) {
+                            parts.add(IMPL_NAMES.getOrDefault(impl, impl) + " "
+                                    + Format.number(creationsPerCycle(r)));
+                        }
                     }
                 }
+                lines.add("**Held across a blocking call** (" + threads(t)
+                        + "), payloads created per cycle: " + String.join(", ", parts) + ".");
             }
-            lines.add("**Held across a blocking call** (" + threads(burst.get(0).threads)
-                    + "), payloads created per cycle: " + String.join(", ", parts) + ".");
         }
         for (String group : List.of("defaultFlags", "restrictContendedOff")) {
             Run p = falseSharing(group, "padded");
@@ -703,9 +708,11 @@ public final class Report {
             md.append("| ").append(name).append(" | ").append(String.join("<br>", flags.get(name)))
                     .append(" | ").append(String.join("<br>", settings.get(name))).append(" |\n");
         }
-        md.append("\nRegenerate: `./bench/run quick` (about 5 minutes) or `./bench/run full` (about "
-                + "40 minutes); JMH's JSON is kept under `target-jmh/bench-results/`. One benchmark by "
-                + "hand: `java -jar target-jmh/benchmarks.jar CycleBenchmark -t 2 -prof gc`.\n");
+        md.append("\nRegenerate this page: `./bench/run full` (about 40 minutes). `./bench/run quick` "
+                + "(about 5 minutes) prints the comparison and writes its report under "
+                + "`target-jmh/bench-results/quick/docs/`; JMH's JSON is kept under "
+                + "`target-jmh/bench-results/`. One benchmark by hand: "
+                + "`java -jar target-jmh/benchmarks.jar CycleBenchmark -t 2 -prof gc`.\n");
     }
 
     // ------------------------------------------------------------------ selection helpers
