@@ -3,6 +3,8 @@ package io.github.stripedpool;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * One pool's trackers, found by the identity of their object without holding the object.
@@ -84,43 +86,28 @@ final class LeakTable {
     /** Removes {@code t} if it is still in the table (the reaper, after its object died). */
     boolean remove(LeakTracker t) {
         boolean[] removed = new boolean[1];
-        chains.computeIfPresent(t.hash, (h, head) -> {
-            LeakTracker kept = null;
-            LeakTracker tail = null;
-            for (LeakTracker x = head; x != null; x = x.next) {
-                if (x == t) {
-                    removed[0] = true;
-                    continue;
-                }
-                if (tail == null) {
-                    kept = x;
-                } else {
-                    tail.next = x;
-                }
-                tail = x;
-            }
-            if (tail != null) {
-                tail.next = null;
-            }
-            return kept;
-        });
-        if (removed[0]) {
-            removed();
-        }
+        chains.computeIfPresent(t.hash, (h, head) -> without(head, x -> x == t, x -> removed[0] = true));
         return removed[0];
     }
 
-    /**
-     * The chain {@code head} without the tracker of {@code object} (retired and cleared). Runs
-     * under the bin lock. Rebuilds the links in place: a concurrent lookup sees either the old
-     * or the new successor, both of which lead only to trackers that are, or were just, valid.
-     */
+    /** The chain {@code head} without the tracker of {@code object}, which is cleared. */
     private LeakTracker unlink(LeakTracker head, Object object) {
+        return without(head, x -> x.refersTo(object), LeakTracker::clear);
+    }
+
+    /**
+     * The chain {@code head} without the trackers {@code drop} selects; each of them is counted
+     * out of {@link #size} and passed to {@code dropped}. Runs under the bin lock. Rebuilds the
+     * links in place: a concurrent lookup sees either the old or the new successor, both of
+     * which lead only to trackers that are, or were just, valid.
+     */
+    private LeakTracker without(LeakTracker head, Predicate<LeakTracker> drop,
+            Consumer<LeakTracker> dropped) {
         LeakTracker kept = null;
         LeakTracker tail = null;
         for (LeakTracker x = head; x != null; x = x.next) {
-            if (x.refersTo(object)) {
-                x.clear();
+            if (drop.test(x)) {
+                dropped.accept(x);
                 removed();
                 continue;
             }
