@@ -5,6 +5,8 @@
  * {@link io.github.stripedpool.Pool#builder(java.util.function.Supplier)}.
  */
 module io.github.stripedpool {
-    requires jdk.jfr;
+    // Optional: leak events are recorded for Flight Recorder when the runtime has jdk.jfr and
+    // resolves it (on the module path: --add-modules jdk.jfr); without it they are logged only.
+    requires static jdk.jfr;
     exports io.github.stripedpool;
 }

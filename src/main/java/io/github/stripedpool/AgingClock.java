@@ -5,82 +5,171 @@ import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Tells every live pool when a garbage collection has happened, so that pools age their idle
- * objects in step with the collector, as Go's {@code sync.Pool} does.
+ * Tells every live unbounded pool when a garbage collection has happened, so that pools age
+ * their idle objects in step with the collector, as Go's {@code sync.Pool} does.
  *
  * <p>Mechanism. The JVM offers libraries no hook at the start of a collection, but any
  * collection that runs clears a weak reference to a young, otherwise unreachable object. The
  * clock keeps one such sentinel, and one daemon thread ({@value #THREAD_NAME}, shared by every
  * pool in the JVM) blocks on the sentinel's reference queue. When the sentinel is cleared the
- * thread arms a new one and calls each registered pool, which ages if its own
- * {@code agingInterval} has passed since its last cycle. A collection that runs while the thread
- * is still busy with the previous one is simply not seen; the next one is.
+ * thread arms a new one and submits an aging job to each registered pool's {@link Lane}; the
+ * pool ages if its own {@code agingInterval} has passed since its last cycle. The clock thread
+ * itself runs no user code, so a destroy hook that blocks delays only its own pool.
  *
- * <p>Concurrency. {@link #pools} is a lock-free queue of weak references: registering never
- * blocks, and a pool that became unreachable without {@code close()} is forgotten at the next
- * collection. Only the clock thread reads the queue and writes {@link #sentinel}. The thread
- * starts with the first pool and then lives as long as the JVM, blocked when there is nothing
- * to do, like the thread of {@link java.lang.ref.Cleaner}.
+ * <p>Concurrency. {@link #POOLS} is a lock-free queue of weak registrations: registering
+ * never blocks on the clock, and a pool that became unreachable without {@code close()} is
+ * forgotten at the next collection. Only the clock thread reads the queue and writes
+ * {@link #sentinel}. A registration's {@code pending} flag is set when its aging job is queued
+ * and cleared when the job ends, so a pool that is slow to age gets one job, not one per
+ * collection. {@link #STATE} guards {@link #thread}: the thread is started by the first
+ * registration and ends when it finds no registered pool left; both decisions are made under
+ * {@code STATE} after the queue was changed or read, so a pool registered while the thread is
+ * ending either is seen by it or starts a new one.
+ *
+ * <p>Failure. The clock's loop survives every throwable, its own allocations' and its own
+ * failure report's included (the report is made in a try whose catch is empty): an
+ * {@link OutOfMemoryError} while arming the sentinel leaves it unarmed, and the next turn of the
+ * loop (at most {@link #IDLE_CHECK_MILLIS} later) arms it again.
  */
 final class AgingClock {
-    static final String THREAD_NAME = "striped-pool-aging";
+    static final String THREAD_NAME = Background.THREAD_PREFIX + "aging";
 
-    private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
+    /**
+     * How long the clock waits for a collection before it looks whether any pool is left (and
+     * re-arms a sentinel that could not be armed): one second, so that the thread ends about a
+     * second after the last pool closed.
+     */
+    static final long IDLE_CHECK_MILLIS = 1000;
 
-    private final ReferenceQueue<Object> collections = new ReferenceQueue<>();
-    private final ConcurrentLinkedQueue<WeakReference<StripedPool<?>>> pools =
-            new ConcurrentLinkedQueue<>();
-    /** Strongly held so that the reference itself survives until it is enqueued. */
-    private Reference<Object> sentinel;
+    private static final ReferenceQueue<Object> COLLECTIONS = new ReferenceQueue<>();
+    private static final ConcurrentLinkedQueue<Registration> POOLS = new ConcurrentLinkedQueue<>();
+    private static final Object STATE = new Object();
+
+    /** Guarded by {@link #STATE}; null while no clock thread runs. */
+    private static Thread thread;
+    /** Clock thread only. Strongly held so that the reference itself survives until enqueued. */
+    private static Reference<Object> sentinel;
 
     private AgingClock() {
-        arm();
-        Thread t = new Thread(this::run, THREAD_NAME);
-        t.setDaemon(true);
-        t.start();
     }
 
-    private static final class Holder {
-        static final AgingClock INSTANCE = new AgingClock();
+    /** A pool, held weakly, and whether an aging job of it is queued or running. */
+    private static final class Registration extends WeakReference<StripedPool<?>> {
+        final AtomicBoolean pending = new AtomicBoolean();
+
+        Registration(StripedPool<?> pool) {
+            super(pool);
+        }
     }
 
+    /**
+     * Starts aging {@code pool} at the collections to come; starts the clock thread if none runs.
+     *
+     * @throws OutOfMemoryError if no thread could be started; the pool is then not registered
+     */
     static void register(StripedPool<?> pool) {
-        Holder.INSTANCE.pools.add(new WeakReference<>(pool));
+        Registration r = new Registration(pool);
+        POOLS.add(r);
+        synchronized (STATE) {
+            if (thread == null) {
+                Thread t = Background.newThread(AgingClock::run, THREAD_NAME);
+                try {
+                    t.start();
+                } catch (Throwable e) {
+                    POOLS.remove(r);
+                    throw e;
+                }
+                thread = t;
+            }
+        }
     }
 
     static void unregister(StripedPool<?> pool) {
-        Holder.INSTANCE.pools.removeIf(r -> r.get() == pool);
+        POOLS.removeIf(r -> r.get() == pool);
     }
 
-    private void arm() {
-        sentinel = new WeakReference<>(new Object(), collections);
+    /** Whether the clock thread runs; for tests. */
+    static boolean running() {
+        synchronized (STATE) {
+            return thread != null;
+        }
     }
 
-    private void run() {
+    private static void run() {
         for (;;) {
             try {
-                collections.remove();
-            } catch (InterruptedException e) {
-                continue; // nothing owns this thread but the clock: keep ticking
-            }
-            arm();
-            long now = System.nanoTime();
-            for (Iterator<WeakReference<StripedPool<?>>> it = pools.iterator(); it.hasNext(); ) {
-                StripedPool<?> pool = it.next().get();
-                if (pool == null) {
-                    it.remove();
-                    continue;
+                if (!tick()) {
+                    return;
                 }
+            } catch (InterruptedException e) {
+                // Nothing owns this thread but the clock, which ends it only when idle.
+            } catch (Throwable e) {
+                try {
+                    Background.logFailure("the aging clock failed; it keeps running", e);
+                } catch (Throwable reportFailed) {
+                    // Not even the report could be made: go on all the same.
+                }
+            }
+        }
+    }
+
+    /**
+     * One wait for a collection (or for {@link #IDLE_CHECK_MILLIS}), then the pools' aging if a
+     * collection came. Returns false once no pool is left and the thread may end: looked at
+     * every turn, since collections may come more often than the idle check.
+     */
+    private static boolean tick() throws InterruptedException {
+        if (sentinel == null) {
+            sentinel = new WeakReference<>(new Object(), COLLECTIONS);
+        }
+        Reference<?> cleared = COLLECTIONS.remove(IDLE_CHECK_MILLIS);
+        if (cleared != null) {
+            if (cleared == sentinel) {
+                sentinel = null; // armed again at the next turn
+            }
+            ageAll(System.nanoTime());
+        }
+        return !endIfIdle();
+    }
+
+    private static boolean endIfIdle() {
+        synchronized (STATE) {
+            POOLS.removeIf(r -> r.get() == null);
+            if (POOLS.isEmpty()) {
+                thread = null;
+                return true;
+            }
+            return false;
+        }
+    }
+
+    private static void ageAll(long now) {
+        for (Iterator<Registration> it = POOLS.iterator(); it.hasNext(); ) {
+            Registration r = it.next();
+            StripedPool<?> pool = r.get();
+            if (pool == null) {
+                it.remove();
+            } else if (r.pending.compareAndSet(false, true)) {
+                submit(r, pool, now);
+            }
+        }
+    }
+
+    private static void submit(Registration r, StripedPool<?> pool, long now) {
+        try {
+            Background.lane(pool).submit(() -> {
                 try {
                     pool.onGarbageCollection(now);
-                } catch (Throwable e) {
-                    LOG.log(System.Logger.Level.ERROR,
-                            "aging of pool '" + pool.name() + "' failed; the pool keeps working "
-                                    + "and ages again at the next collection", e);
+                } finally {
+                    r.pending.set(false);
                 }
-            }
+            }, "aging of pool '" + pool.name() + "'");
+        } catch (Throwable e) {
+            r.pending.set(false); // not queued: due again at the next collection
+            throw e;
         }
     }
 }

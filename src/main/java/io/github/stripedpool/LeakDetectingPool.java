@@ -68,7 +68,7 @@ final class LeakDetectingPool<T> implements Pool<T> {
         this.interval = paranoid ? 1 : interval;
         this.listener = listener;
         this.reclaimer = delegate instanceof LeakAware ? (LeakAware) delegate : null;
-        LeakReaper.queue(); // start the thread now rather than on the first tracked acquisition
+        LeakReaper.register(this); // the leak thread runs while this pool is reachable
     }
 
     // ---------------------------------------------------------------- acquire, release
@@ -198,7 +198,12 @@ final class LeakDetectingPool<T> implements Pool<T> {
                         + "leak for Flight Recorder; it is still logged and counted", e);
             }
         }
-        LOG.log(System.Logger.Level.WARNING, report.toString());
+        try {
+            LOG.log(System.Logger.Level.WARNING, report.toString());
+        } catch (Throwable e) {
+            // A logging back-end that failed (its set-up ran out of memory, say) must not keep
+            // the report from the listener and the bounded pool's reclaim below.
+        }
         if (listener != null) {
             try {
                 listener.accept(report);

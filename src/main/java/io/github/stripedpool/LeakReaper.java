@@ -2,6 +2,8 @@ package io.github.stripedpool;
 
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The one thread ({@value #THREAD_NAME}) that learns from the garbage collector which tracked
@@ -9,51 +11,109 @@ import java.lang.ref.ReferenceQueue;
  * release paths.
  *
  * <p>Every {@link LeakTracker} is registered with {@link #QUEUE}. The thread blocks on it; for
- * each tracker the collector enqueues it calls {@link LeakDetectingPool#reap}, which removes the
- * tracker from its pool's table and, if the object was never released, reports the leak. The work
- * per tracker is bounded (one table removal, at most one report); nothing is ever scanned. The
- * thread is a daemon, starts with the first leak-detecting pool and then lives as long as the
- * JVM, blocked while there is nothing to do, like the thread of {@link java.lang.ref.Cleaner}.
+ * each tracker the collector enqueues it submits {@link LeakDetectingPool#reap} to the tracker's
+ * pool's {@link Lane}, which removes the tracker from its pool's table and, if the object was
+ * never released, reports the leak to the pool's listener. The thread itself runs no user code,
+ * so a listener that blocks delays only its own pool's reports. If the job cannot be queued (no
+ * memory), the thread reaps the tracker itself rather than lose it.
+ *
+ * <p>Lifetime. The thread is started by the first leak-detecting pool and ends once it has
+ * waited {@link #IDLE_CHECK_MILLIS} with nothing to do and finds no such pool reachable: a
+ * tracker is held by its pool's table, so the trackers of an unreachable pool are unreachable
+ * too and are never enqueued. {@link #STATE} guards {@link #thread} as in {@link AgingClock}.
+ * The loop survives every throwable, its own allocations' included.
  */
 final class LeakReaper {
-    static final String THREAD_NAME = "striped-pool-leaks";
+    static final String THREAD_NAME = Background.THREAD_PREFIX + "leaks";
 
-    private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
+    /** How long the thread waits for a dead object before it looks whether any pool is left. */
+    static final long IDLE_CHECK_MILLIS = 1000;
+
+    private static final ReferenceQueue<Object> QUEUE = new ReferenceQueue<>();
+    /** The leak-detecting pools, weakly: the thread ends when none is left. */
+    private static final ConcurrentLinkedQueue<WeakReference<Object>> POOLS =
+            new ConcurrentLinkedQueue<>();
+    private static final Object STATE = new Object();
+
+    /** Guarded by {@link #STATE}; null while no thread runs. */
+    private static Thread thread;
 
     private LeakReaper() {
     }
 
-    private static final class Holder {
-        static final ReferenceQueue<Object> QUEUE = new ReferenceQueue<>();
-
-        static {
-            Thread t = new Thread(LeakReaper::run, THREAD_NAME);
-            t.setDaemon(true);
-            t.start();
+    /**
+     * Keeps the thread running while {@code pool} is reachable; starts it if none runs.
+     *
+     * @throws OutOfMemoryError if no thread could be started; the pool is then not registered
+     */
+    static void register(Object pool) {
+        WeakReference<Object> r = new WeakReference<>(pool);
+        POOLS.add(r);
+        synchronized (STATE) {
+            if (thread == null) {
+                Thread t = Background.newThread(LeakReaper::run, THREAD_NAME);
+                try {
+                    t.start();
+                } catch (Throwable e) {
+                    POOLS.remove(r);
+                    throw e;
+                }
+                thread = t;
+            }
         }
     }
 
-    /** The queue every tracker is registered with; the first call starts the thread. */
+    /** The queue every tracker is registered with. */
     static ReferenceQueue<Object> queue() {
-        return Holder.QUEUE;
+        return QUEUE;
+    }
+
+    /** Whether the thread runs; for tests. */
+    static boolean running() {
+        synchronized (STATE) {
+            return thread != null;
+        }
     }
 
     private static void run() {
-        ReferenceQueue<Object> queue = Holder.QUEUE;
         for (;;) {
-            Reference<?> r;
             try {
-                r = queue.remove();
+                Reference<?> r = QUEUE.remove(IDLE_CHECK_MILLIS);
+                if (r != null) {
+                    dispatch((LeakTracker) r);
+                } else if (endIfIdle()) {
+                    return;
+                }
             } catch (InterruptedException e) {
-                continue; // the thread belongs to no caller that could mean to stop it
-            }
-            LeakTracker t = (LeakTracker) r;
-            try {
-                t.pool.reap(t);
+                // The thread belongs to no caller that could mean to stop it.
             } catch (Throwable e) {
-                LOG.log(System.Logger.Level.ERROR, "leak detection of pool '" + t.pool.name()
-                        + "' failed on a " + t.objectClass + "; it keeps watching other objects", e);
+                try {
+                    Background.logFailure("leak detection failed on one object; it keeps "
+                            + "watching the others", e);
+                } catch (Throwable reportFailed) {
+                    // Not even the report could be made: go on all the same.
+                }
             }
+        }
+    }
+
+    private static void dispatch(LeakTracker t) {
+        try {
+            Background.lane(t.pool).submit(() -> t.pool.reap(t),
+                    "leak detection of pool '" + t.pool.name() + "'");
+        } catch (Throwable queueFailed) {
+            t.pool.reap(t); // rather late on this thread than never
+        }
+    }
+
+    private static boolean endIfIdle() {
+        synchronized (STATE) {
+            POOLS.removeIf(r -> r.get() == null);
+            if (POOLS.isEmpty()) {
+                thread = null;
+                return true;
+            }
+            return false;
         }
     }
 }

@@ -50,6 +50,16 @@ public final class PoolBuilder<T> {
      */
     static final Duration DEFAULT_AGING_INTERVAL = Duration.ofSeconds(1);
 
+    /** Longest {@link #name(String)}: enough for any descriptive name, short enough for a log line. */
+    static final int MAX_NAME_LENGTH = 200;
+
+    /**
+     * Longest duration any setting keeps: {@code Long.MAX_VALUE} nanoseconds, about 292 years.
+     * Longer ones (such as {@code ChronoUnit.FOREVER.getDuration()}) mean "never" and are
+     * saturated to it, so that no conversion to nanoseconds can overflow.
+     */
+    static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE);
+
     /** Upper bound on stripes: past this, more stripes only spread the same objects thinner. */
     static final int MAX_STRIPES = 64;
 
@@ -106,10 +116,11 @@ public final class PoolBuilder<T> {
 
     /**
      * Sets the hook that runs when the pool lets go of an object: over {@code maxIdle}, aged
-     * out, after a failed reset, or at close. It may run on any thread, including the pool's
-     * aging thread ({@code striped-pool-aging}) or, in a bounded pool, the maintenance thread
-     * ({@code striped-pool-maintenance}). If it throws, the failure is logged and
-     * counted; the object is dropped all the same.
+     * out, after a failed reset, or at close. It may run on any thread: the releasing or closing
+     * thread, or one of the library's background workers ({@code striped-pool-worker-N}), which
+     * run each pool's aging and maintenance one job at a time, so a slow destroy delays only its
+     * own pool's background work. It never runs while the library holds a lock. If it throws,
+     * the failure is logged and counted; the object is dropped all the same.
      *
      * @param destroy frees what the object holds; default: none (the garbage collector frees it)
      * @return this builder
@@ -143,12 +154,16 @@ public final class PoolBuilder<T> {
     }
 
     /**
-     * Names the pool in messages, reports and {@link PoolStats}.
+     * Names the pool in messages, reports, {@link PoolStats} and monitoring. The name appears in
+     * log lines, so it must be printable: no line breaks or other control characters, no
+     * invisible or direction-changing characters, no spaces other than the plain space.
      *
-     * @param name not blank; default: {@code pool-N}
+     * @param name not blank, printable as said above, at most {@value #MAX_NAME_LENGTH}
+     *        characters; default: {@code pool-N}
      * @return this builder
      * @throws NullPointerException if {@code name} is null
-     * @throws IllegalArgumentException if {@code name} is blank
+     * @throws IllegalArgumentException if {@code name} is blank, too long or holds a character
+     *         that is not printable (the message gives its position and code point)
      */
     public PoolBuilder<T> name(String name) {
         Objects.requireNonNull(name, "name is null: pass a short name that identifies the pool in logs");
@@ -156,8 +171,42 @@ public final class PoolBuilder<T> {
             throw new IllegalArgumentException(
                     "name is blank: pass a short name that identifies the pool in logs");
         }
+        if (name.length() > MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException("name is " + name.length() + " characters long, "
+                    + "at most " + MAX_NAME_LENGTH + " are allowed: pass a short name that "
+                    + "identifies the pool in logs");
+        }
+        for (int i = 0; i < name.length(); ) {
+            int c = name.codePointAt(i);
+            if (!printable(c)) {
+                throw new IllegalArgumentException(String.format("name has the character "
+                        + "U+%04X at index %d, which does not print as itself in a log line "
+                        + "(a control, format, invisible or unassigned character, or a space "
+                        + "other than U+0020): use letters, digits, punctuation and plain "
+                        + "spaces", c, i));
+            }
+            i += Character.charCount(c);
+        }
         this.name = name;
         return this;
+    }
+
+    /** Whether {@code c} shows as itself in a log line; see {@link #name(String)}. */
+    private static boolean printable(int c) {
+        switch (Character.getType(c)) {
+            case Character.CONTROL:
+            case Character.FORMAT:
+            case Character.LINE_SEPARATOR:
+            case Character.PARAGRAPH_SEPARATOR:
+            case Character.SURROGATE:
+            case Character.PRIVATE_USE:
+            case Character.UNASSIGNED:
+                return false;
+            case Character.SPACE_SEPARATOR:
+                return c == ' ';
+            default:
+                return true;
+        }
     }
 
     /**
@@ -179,9 +228,7 @@ public final class PoolBuilder<T> {
         if (interval.isNegative()) {
             throw new IllegalArgumentException("agingInterval must not be negative, got " + interval);
         }
-        // Capped so that the pool's conversion to nanoseconds cannot overflow.
-        Duration longest = Duration.ofNanos(Long.MAX_VALUE);
-        this.agingInterval = interval.compareTo(longest) > 0 ? longest : interval;
+        this.agingInterval = saturated(interval);
         return this;
     }
 
@@ -219,9 +266,10 @@ public final class PoolBuilder<T> {
 
     /**
      * Sets a listener for leak reports, called in addition to the log message and the Flight
-     * Recorder event. It runs on the leak thread ({@code striped-pool-leaks}, shared by every
-     * pool), one report at a time; it should be quick. If it throws, the failure is logged and
-     * the thread goes on. Never called while leak detection is disabled.
+     * Recorder event. It runs on one of the library's background workers
+     * ({@code striped-pool-worker-N}), one report of this pool at a time; a slow listener delays
+     * only this pool's reports. If it throws, the failure is logged and the next report is
+     * delivered all the same. Never called while leak detection is disabled.
      *
      * @param listener receives each {@link LeakReport}; default: none
      * @return this builder
@@ -282,7 +330,8 @@ public final class PoolBuilder<T> {
      * object when all {@link #maxTotal(int) maxTotal} are in use, before they throw
      * {@link PoolTimeoutException}. {@link Pool#acquire(Duration)} takes its own timeout.
      *
-     * @param timeout zero or more; zero never waits. Default: 30 seconds
+     * @param timeout zero or more; zero never waits; one too long to count in nanoseconds
+     *        (about 292 years) waits without end. Default: 30 seconds
      * @return this builder
      * @throws NullPointerException if {@code timeout} is null
      * @throws IllegalArgumentException if {@code timeout} is negative
@@ -292,7 +341,7 @@ public final class PoolBuilder<T> {
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("acquireTimeout must not be negative, got " + timeout);
         }
-        this.acquireTimeout = timeout;
+        this.acquireTimeout = saturated(timeout);
         return this;
     }
 
@@ -314,11 +363,12 @@ public final class PoolBuilder<T> {
 
     /**
      * Bounded pools only: destroys objects that stayed idle longer than this, down to
-     * {@link #minIdle(int)}. Checked on the shared maintenance thread every quarter of the
+     * {@link #minIdle(int)}. Checked in the background every quarter of the
      * smaller of this and {@link #maxLifetime(Duration)} (between 10 ms and 30 s), so an object
      * is destroyed at most about a quarter of the time late, never early.
      *
-     * @param maxIdleTime positive; default: none, idle objects are kept
+     * @param maxIdleTime positive; one too long to count in nanoseconds (about 292 years)
+     *        means never. Default: none, idle objects are kept
      * @return this builder
      * @throws NullPointerException if {@code maxIdleTime} is null
      * @throws IllegalArgumentException if {@code maxIdleTime} is zero or negative
@@ -333,7 +383,8 @@ public final class PoolBuilder<T> {
      * ones at the next maintenance run, borrowed ones when they are released. Useful for
      * resources that the other side drops after a while, such as connections behind a firewall.
      *
-     * @param maxLifetime positive; default: none, objects live until evicted or closed
+     * @param maxLifetime positive; one too long to count in nanoseconds (about 292 years)
+     *        means never. Default: none, objects live until evicted or closed
      * @return this builder
      * @throws NullPointerException if {@code maxLifetime} is null
      * @throws IllegalArgumentException if {@code maxLifetime} is zero or negative
@@ -348,7 +399,12 @@ public final class PoolBuilder<T> {
         if (d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException(option + " must be positive, got " + d);
         }
-        return d;
+        return saturated(d);
+    }
+
+    /** {@code d}, or {@link #LONGEST} if {@code d} is longer: "forever" never overflows. */
+    static Duration saturated(Duration d) {
+        return d.compareTo(LONGEST) > 0 ? LONGEST : d;
     }
 
     /** Number of stripes, a power of two; package-private, for tests and benchmarks. */
@@ -377,7 +433,7 @@ public final class PoolBuilder<T> {
                 : new StripedPool<>(checkUnbounded(), n));
     }
 
-    /** Rejects bounded-only options on an unbounded pool, and contradictions; returns this. */
+    /** Rejects contradictions among a bounded pool's settings; returns this. */
     private PoolBuilder<T> checkBounded() {
         if (minIdle > maxTotal) {
             throw new IllegalStateException("minIdle (" + minIdle + ") is above maxTotal ("
@@ -386,6 +442,7 @@ public final class PoolBuilder<T> {
         return this;
     }
 
+    /** Rejects options that only bounded pools have; returns this. */
     private PoolBuilder<T> checkUnbounded() {
         String option = minIdle >= 0 ? "minIdle" : acquireTimeout != null ? "acquireTimeout"
                 : validate != null ? "validate" : maxIdleTime != null ? "maxIdleTime"

@@ -1,0 +1,110 @@
+package io.github.stripedpool;
+
+import java.security.AccessController;
+import java.security.PrivilegedAction;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The threads on which the library runs work of its own: the clocks that watch the garbage
+ * collector, the timer, the leak queue, and the workers that run each pool's background jobs
+ * (aging, eviction, refill, leak reports), which may call the pool's hooks and listeners.
+ *
+ * <p>Design. Clock threads never run user code: they only decide that a job is due and hand it
+ * to the job's pool's {@link Lane}. A lane runs one pool's jobs one at a time, in submission
+ * order, on a worker taken from a shared cached set. So a hook that blocks in pool A holds one
+ * worker and stalls only A's lane; pool B's next job starts on another worker after at most the
+ * time it takes to start a thread. Workers have no core size and end after
+ * {@link #WORKER_KEEP_ALIVE_SECONDS} idle, so the library keeps no worker thread while no job
+ * runs; the clocks end when no pool needs them (see each clock).
+ *
+ * <p>Threads are made clean, because they outlive the call that started them: daemon, no
+ * context class loader, no inherited thread-locals, and (up to JDK 23) no inherited access
+ * control context. An application server's web application that built the first pool must not
+ * be pinned in memory by these threads after it is undeployed.
+ *
+ * <p>Concurrency. {@link #lanes} is a synchronized weak map from a pool to its lane: a pool
+ * that becomes unreachable loses its lane with it. The map's monitor is held only for the
+ * lookup, never while a job runs.
+ */
+final class Background {
+    /** Prefix of the names of every thread the library starts. */
+    static final String THREAD_PREFIX = "striped-pool-";
+
+    /** Name of the threads that run pools' jobs (hooks and listeners may run there). */
+    static final String WORKER_NAME = THREAD_PREFIX + "worker";
+
+    /**
+     * How long an idle worker waits for a next job before it ends: long enough that a pool
+     * aging every second or evicting every few seconds keeps its worker, short enough that a
+     * JVM with no pool left has no worker a few seconds later.
+     */
+    static final long WORKER_KEEP_ALIVE_SECONDS = 5;
+
+    private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
+
+    static {
+        // Sets the logging back-end up now, while there is memory: one whose first use fell in
+        // a moment of heap exhaustion can fail for good, and the reports of that moment are
+        // the ones that matter.
+        LOG.isLoggable(System.Logger.Level.ERROR);
+    }
+
+    private static final AtomicInteger WORKER_NUMBER = new AtomicInteger();
+
+    /** Cached: a new worker whenever every existing one is busy; none kept while idle. */
+    private static final ThreadPoolExecutor WORKERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE,
+            WORKER_KEEP_ALIVE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(),
+            r -> newThread(r, WORKER_NAME + "-" + WORKER_NUMBER.incrementAndGet()));
+
+    private static final Map<Object, Lane> lanes = Collections.synchronizedMap(new WeakHashMap<>());
+
+    private Background() {
+    }
+
+    /**
+     * The lane of {@code pool}: every background job of one pool goes through it, so that two of
+     * them never run at once and a slow one delays only its own pool.
+     */
+    static Lane lane(Object pool) {
+        return lanes.computeIfAbsent(pool, p -> new Lane());
+    }
+
+    /** Runs {@code job} on a worker. Used by {@link Lane}; throws if no thread could be had. */
+    static void startWorker(Runnable job) {
+        WORKERS.execute(job);
+    }
+
+    /**
+     * A daemon thread with no context class loader and no inherited thread-locals, made inside a
+     * privileged block so that (up to JDK 23) it inherits no caller's access control context
+     * either: every protection domain of such a context holds its class loader.
+     */
+    @SuppressWarnings("removal") // AccessController: the only way to drop the context on JDK 17
+    static Thread newThread(Runnable body, String name) {
+        PrivilegedAction<Thread> make = () -> {
+            Thread t = new Thread(null, body, name, 0, false);
+            t.setDaemon(true);
+            t.setContextClassLoader(null);
+            return t;
+        };
+        return AccessController.doPrivileged(make);
+    }
+
+    /**
+     * Logs a failure of the library's own background work. Never throws: it is called from
+     * loops that must survive anything, including an {@link OutOfMemoryError} while logging.
+     */
+    static void logFailure(String message, Throwable failure) {
+        try {
+            LOG.log(System.Logger.Level.ERROR, message, failure);
+        } catch (Throwable ignored) {
+            // Nothing left to report with; the loop that called goes on.
+        }
+    }
+}

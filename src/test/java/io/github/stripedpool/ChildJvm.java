@@ -1,0 +1,62 @@
+package io.github.stripedpool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.File;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a main class of the test sources in a child JVM of the running JDK, for experiments that
+ * must not share a JVM with other tests (heap exhaustion, JVM-wide threads).
+ */
+final class ChildJvm {
+    private ChildJvm() {
+    }
+
+    /**
+     * Runs {@code main} with {@code jvmArgs}, waits up to {@code timeoutSeconds}, asserts exit
+     * status 0 and returns everything it printed.
+     */
+    static String run(Class<?> main, long timeoutSeconds, String... jvmArgs) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(List.of(jvmArgs));
+        cmd.add("-cp");
+        cmd.add(classPath());
+        cmd.add(main.getName());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out;
+        try (var in = p.getInputStream()) {
+            out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("the child JVM did not finish in " + timeoutSeconds + " s:\n" + out);
+        }
+        assertEquals(0, p.exitValue(), "the child JVM failed: " + String.join(" ", cmd) + "\n" + out);
+        return out;
+    }
+
+    /**
+     * The directories of the test classes and of the library classes. Not
+     * {@code java.class.path}: the test runner may have replaced it by a manifest-only jar.
+     */
+    static String classPath() throws URISyntaxException {
+        List<String> entries = new ArrayList<>();
+        for (Path e : new Path[] {locationOf(ChildJvm.class), locationOf(Pool.class)}) {
+            if (!entries.contains(e.toString())) {
+                entries.add(e.toString());
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
+    static Path locationOf(Class<?> c) throws URISyntaxException {
+        return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+}

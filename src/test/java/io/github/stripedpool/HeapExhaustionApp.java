@@ -1,0 +1,125 @@
+package io.github.stripedpool;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs in a child JVM with a small heap ({@link HeapExhaustionTest}): a destroy hook and a leak
+ * listener that throw {@link OutOfMemoryError}, leaks pending while the heap is exhausted for
+ * real, then a check that the library still ages idle objects and still reports leaks. Exits 0
+ * and prints {@value #SURVIVED} if it does, exits 1 otherwise.
+ */
+final class HeapExhaustionApp {
+    static final String SURVIVED = "background work survived heap exhaustion";
+
+    private static final int WANTED = 3;
+    private static final long DEADLINE_SECONDS = 30;
+
+    private HeapExhaustionApp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        AtomicInteger destroyed = new AtomicInteger();
+        AtomicInteger reported = new AtomicInteger();
+        Pool<byte[]> aging = Pool.builder(() -> new byte[64]).name("aging")
+                .agingInterval(Duration.ZERO)
+                .destroy(x -> {
+                    if (destroyed.getAndIncrement() == 0) {
+                        throw new OutOfMemoryError("thrown on purpose by a destroy hook");
+                    }
+                }).build();
+        Pool<byte[]> tracked = Pool.builder(() -> new byte[64]).name("tracked")
+                .leakDetection(LeakDetection.PARANOID)
+                .onLeak(r -> {
+                    if (reported.getAndIncrement() == 0) {
+                        throw new OutOfMemoryError("thrown on purpose by a leak listener");
+                    }
+                }).build();
+
+        leak(tracked, 2_000); // reported while the heap is full
+        idle(aging, 8);
+        exhaustTheHeap();
+
+        int destroyedBefore = destroyed.get();
+        int reportedBefore = reported.get();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_SECONDS);
+        while ((destroyed.get() < destroyedBefore + WANTED || reported.get() < reportedBefore + WANTED)
+                && System.nanoTime() < deadline) {
+            idle(aging, 1);
+            leak(tracked, 1);
+            System.gc();
+            Thread.sleep(20); // a poll interval; the deadline bounds the loop
+        }
+        String line = "after the heap was exhausted: " + (destroyed.get() - destroyedBefore)
+                + " objects aged out, " + (reported.get() - reportedBefore) + " leaks reported";
+        boolean ok = destroyed.get() >= destroyedBefore + WANTED && reported.get() >= reportedBefore + WANTED;
+        System.out.println(ok ? SURVIVED + ": " + line : "FAILED: " + line + "\n" + aging.stats()
+                + "\n" + tracked.stats() + "\n" + tracked + "\n" + libraryThreads());
+        System.exit(ok ? 0 : 1);
+    }
+
+    /** The library's threads and what each is doing, for a failure report. */
+    static String libraryThreads() {
+        StringBuilder b = new StringBuilder("the library's threads:");
+        Thread.getAllStackTraces().forEach((t, stack) -> {
+            if (t.getName().startsWith(Background.THREAD_PREFIX)) {
+                b.append("\n  ").append(t.getName()).append(' ').append(t.getState());
+                for (StackTraceElement e : stack) {
+                    b.append("\n    at ").append(e);
+                }
+            }
+        });
+        return b.toString();
+    }
+
+    /** Acquires {@code n} objects and drops them without releasing them. */
+    private static void leak(Pool<byte[]> pool, int n) {
+        for (int i = 0; i < n; i++) {
+            pool.acquire();
+        }
+    }
+
+    /** Releases {@code n} objects from a thread that then ends, so that they sit idle. */
+    private static void idle(Pool<byte[]> pool, int n) throws InterruptedException {
+        Thread t = new Thread(() -> {
+            List<byte[]> held = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                held.add(pool.acquire());
+            }
+            held.forEach(pool::release);
+        });
+        t.start();
+        t.join();
+    }
+
+    /** Fills the heap until allocation fails, and keeps it full through a series of collections. */
+    private static void exhaustTheHeap() {
+        List<Object> hog = new ArrayList<>();
+        try {
+            for (;;) {
+                hog.add(new long[1 << 16]);
+            }
+        } catch (OutOfMemoryError full) {
+            // the heap is full: keep it so while collections run and the library's threads wake
+        }
+        try {
+            for (;;) {
+                hog.add(new long[64]);
+            }
+        } catch (OutOfMemoryError full) {
+            // now even small allocations fail
+        }
+        for (int i = 0; i < 50; i++) {
+            System.gc();
+            try {
+                hog.add(new long[8]);
+            } catch (OutOfMemoryError stillFull) {
+                // expected
+            }
+        }
+        hog.clear();
+    }
+}
