@@ -1,0 +1,107 @@
+package io.github.stripedpool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.stripedpool.PoolMode.EveryMode;
+import io.github.stripedpool.PoolMode.Item;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Exclusivity and accounting under load, on every kind of pool: more threads than stripes, each
+ * holding one to four objects at a time, plus a stream of short-lived threads. No object is ever
+ * held by two threads at once, no object is used after it was destroyed, every object whose
+ * reset ran was reset before reuse, and the counters balance at the end.
+ */
+@Timeout(120)
+class PoolConcurrencyContractTest {
+    private static final int LONG_LIVED = 6;
+    private static final int CYCLES = 20_000;
+    private static final int SHORT_LIVED = 200;
+
+    @EveryMode
+    void objectsAreNeverSharedAndTheCountersBalance(PoolMode mode) throws Exception {
+        Map<Item, Thread> holders = Collections.synchronizedMap(new IdentityHashMap<>());
+        AtomicLong violations = new AtomicLong();
+        List<String> firstViolations = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger cycles = new AtomicInteger();
+        try (Pool<Item> pool = mode.builder().build()) {
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < LONG_LIVED; t++) {
+                int held = 1 + t % 4;
+                threads.add(new Thread(() -> {
+                    for (int i = 0; i < CYCLES; i++) {
+                        cycle(pool, held, holders, violations, firstViolations, mode);
+                        cycles.incrementAndGet();
+                    }
+                }, "long-lived-" + t));
+            }
+            Thread spawner = new Thread(() -> {
+                for (int i = 0; i < SHORT_LIVED; i++) {
+                    Thread s = new Thread(() -> cycle(pool, 2, holders, violations, firstViolations, mode));
+                    s.start();
+                    try {
+                        s.join();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+            }, "spawner");
+            threads.add(spawner);
+            threads.forEach(Thread::start);
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertEquals(0, violations.get(), "violations, the first ones: " + firstViolations);
+            PoolStats s = pool.stats();
+            PoolContractTest.assertBalanced(s);
+            long expected = (long) CYCLES * (1 + 2 + 3 + 4 + 1 + 2) + SHORT_LIVED * 2L;
+            assertEquals(expected, s.acquired(), s.toString());
+            if (mode.hooks) {
+                assertEquals(s.dropped(), mode.destroys.get(), "destroy calls vs dropped count: " + s);
+                assertEquals(s.released(), mode.resets.get(), "reset calls vs releases: " + s);
+            }
+            assertTrue(s.created() <= s.acquired());
+        }
+    }
+
+    private static void cycle(Pool<Item> pool, int k, Map<Item, Thread> holders, AtomicLong violations,
+            List<String> firstViolations, PoolMode mode) {
+        Item[] got = new Item[k];
+        Thread me = Thread.currentThread();
+        for (int j = 0; j < k; j++) {
+            Item x = pool.acquire();
+            got[j] = x;
+            Thread other = holders.putIfAbsent(x, me);
+            if (other != null) {
+                violate(violations, firstViolations, x + " handed to " + me.getName() + " while "
+                        + other.getName() + " held it");
+            }
+            if (x.destroyed) {
+                violate(violations, firstViolations, x + " handed out after it was destroyed");
+            }
+            if (mode.hooks && x.data != 0) {
+                violate(violations, firstViolations, x + " handed out without its reset");
+            }
+            x.data = me.getId();
+        }
+        for (int j = k - 1; j >= 0; j--) {
+            holders.remove(got[j], me);
+            pool.release(got[j]);
+        }
+    }
+
+    private static void violate(AtomicLong violations, List<String> first, String what) {
+        if (violations.incrementAndGet() <= 5) {
+            first.add(what);
+        }
+    }
+}
