@@ -157,6 +157,68 @@ class BadInputTest {
         assertStillBuilds(b, 9, "kept");
     }
 
+    /**
+     * Pool names appear in every log line: a name with a line break once forged log lines, and
+     * invisible or direction-changing characters made a name look like another.
+     */
+    @ParameterizedTest(name = "name with U+{1}")
+    @MethodSource("unprintableNames")
+    void nameWithACharacterThatDoesNotPrintAsItselfIsRejectedNamingItsPosition(String name, String codePoint,
+            int index) {
+        PoolBuilder<Tracked> b = objects.builder().maxIdle(9).name("kept");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b.name(name));
+        assertMessageNames(e, "U+" + codePoint, "index " + index);
+        assertStillBuilds(b, 9, "kept");
+    }
+
+    static Stream<Arguments> unprintableNames() {
+        return Stream.of(
+                Arguments.of("db\nWARNING: forged", "000A", 2),
+                Arguments.of("db\r", "000D", 2),
+                Arguments.of("a\u0000b", "0000", 1),
+                Arguments.of("pool\u0007", "0007", 4),
+                Arguments.of("zero\u200Bwidth", "200B", 4),
+                Arguments.of("\u202Eloop", "202E", 0),
+                Arguments.of("no\u00A0break", "00A0", 2),
+                Arguments.of("line\u2028sep", "2028", 4),
+                Arguments.of("half\uD800", "D800", 4),
+                Arguments.of("private\uE000", "E000", 7),
+                Arguments.of("tab\tname", "0009", 3));
+    }
+
+    @Test
+    void nameOfPrintableCharactersInAnyScriptIsAccepted() {
+        String name = "café-池-\uD83D\uDE80 (orders, eu-west)";
+        try (Pool<Tracked> pool = objects.builder().name(name).build()) {
+            assertEquals(name, pool.name());
+        }
+    }
+
+    @Test
+    void nameLongerThanTheLimitIsRejected() {
+        PoolBuilder<Tracked> b = objects.builder().maxIdle(9).name("kept");
+        String longName = "x".repeat(PoolBuilder.MAX_NAME_LENGTH + 1);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b.name(longName));
+        assertMessageNames(e, String.valueOf(PoolBuilder.MAX_NAME_LENGTH + 1), "at most");
+        assertStillBuilds(b, 9, "kept");
+        assertDoesNotThrow(() -> b.name("x".repeat(PoolBuilder.MAX_NAME_LENGTH)));
+    }
+
+    /** {@code ChronoUnit.FOREVER.getDuration()} once meant "after about a second" for maxIdleTime. */
+    @Test
+    void durationsTooLongToCountAreKeptAsTheLongestOneOnEverySetting() {
+        Duration forever = java.time.temporal.ChronoUnit.FOREVER.getDuration();
+        Duration huge = Duration.ofSeconds(Long.MAX_VALUE);
+        for (Duration d : new Duration[] {forever, huge, PoolBuilder.LONGEST}) {
+            PoolBuilder<Tracked> b = objects.builder().agingInterval(d).maxTotal(2)
+                    .acquireTimeout(d).maxIdleTime(d).maxLifetime(d);
+            assertEquals(PoolBuilder.LONGEST, b.agingInterval, "agingInterval(" + d + ")");
+            assertEquals(PoolBuilder.LONGEST, b.acquireTimeout, "acquireTimeout(" + d + ")");
+            assertEquals(PoolBuilder.LONGEST, b.maxIdleTime, "maxIdleTime(" + d + ")");
+            assertEquals(PoolBuilder.LONGEST, b.maxLifetime, "maxLifetime(" + d + ")");
+        }
+    }
+
     @Test
     void negativeAgingIntervalIsRejectedNamingTheValue() {
         PoolBuilder<Tracked> b = objects.builder().maxIdle(9).name("kept");
