@@ -429,8 +429,10 @@ public final class PoolBuilder<T> {
     public Pool<T> build() {
         LeakSettings leaks = LeakSettings.resolve(leakDetection, leakSamplingInterval, onLeak);
         String n = name != null ? name : "pool-" + UNNAMED.incrementAndGet();
-        return leaks.wrap(maxTotal > 0 ? BoundedPool.start(checkBounded(), n)
+        Pool<T> pool = leaks.wrap(maxTotal > 0 ? BoundedPool.start(checkBounded(), n)
                 : new StripedPool<>(checkUnbounded(), n));
+        FlightRecorderEvents.register(pool, maxTotal > 0);
+        return pool;
     }
 
     /** Rejects contradictions among a bounded pool's settings; returns this. */

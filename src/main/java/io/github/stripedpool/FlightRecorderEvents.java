@@ -1,0 +1,119 @@
+package io.github.stripedpool;
+
+import java.lang.ref.WeakReference;
+import java.util.Iterator;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The one door to the JDK Flight Recorder events of pools, for code that must keep working on a
+ * runtime without the module {@code jdk.jfr} (a jlink image, or the module path without
+ * {@code --add-modules jdk.jfr}): the event classes are touched only here, inside a catch of
+ * {@link LinkageError} that switches events off for good at the first failure. With no
+ * recording running, each call costs a flag check and the event's own {@code isEnabled} check.
+ *
+ * <p>The periodic {@link PoolStatsEvent} is fed from {@link #POOLS}, a queue of weak references
+ * to every pool built; Flight Recorder calls the hook only while a recording enables the event,
+ * and the hook forgets pools that were collected or closed.
+ */
+final class FlightRecorderEvents {
+    private static final ConcurrentLinkedQueue<Registered> POOLS = new ConcurrentLinkedQueue<>();
+
+    /** Cleared for good at the first {@link LinkageError}: the runtime has no usable jdk.jfr. */
+    private static volatile boolean available = true;
+    /** Whether the periodic hook was added; guarded by the class monitor. */
+    private static boolean hooked;
+
+    private FlightRecorderEvents() {
+    }
+
+    /** A pool, held weakly, and its mode. */
+    private static final class Registered extends WeakReference<Pool<?>> {
+        final boolean bounded;
+
+        Registered(Pool<?> pool, boolean bounded) {
+            super(pool);
+            this.bounded = bounded;
+        }
+    }
+
+    /** Lets the periodic statistics event see {@code pool}. Called once per pool, by the builder. */
+    static void register(Pool<?> pool, boolean bounded) {
+        if (!available) {
+            return;
+        }
+        POOLS.add(new Registered(pool, bounded));
+        addHookOnce();
+    }
+
+    private static synchronized void addHookOnce() {
+        if (hooked) {
+            return;
+        }
+        hooked = true;
+        try {
+            jdk.jfr.FlightRecorder.addPeriodicEvent(PoolStatsEvent.class, FlightRecorderEvents::snapshot);
+        } catch (LinkageError | SecurityException e) {
+            available = false;
+        }
+    }
+
+    /** The periodic hook: one statistics event per live pool. Runs on Flight Recorder's thread. */
+    private static void snapshot() {
+        for (Iterator<Registered> it = POOLS.iterator(); it.hasNext(); ) {
+            Registered r = it.next();
+            Pool<?> pool = r.get();
+            if (pool == null || pool.isClosed()) {
+                it.remove();
+            } else {
+                PoolStatsEvent.emit(pool.stats(), r.bounded);
+            }
+        }
+    }
+
+    /** Records a failed factory call; {@code failure} is null when the factory returned null. */
+    static void factoryFailed(String pool, Throwable failure) {
+        if (!available) {
+            return;
+        }
+        try {
+            FactoryFailureEvent.emit(pool, failure);
+        } catch (LinkageError e) {
+            available = false;
+        }
+    }
+
+    /**
+     * Starts timing a wait of a bounded pool. Returns a token for {@link #waitEnded}, or null
+     * when no recording wants the event (the common case: nothing is allocated then).
+     */
+    static Object waitStarted() {
+        if (!available) {
+            return null;
+        }
+        try {
+            AcquireWaitEvent e = new AcquireWaitEvent();
+            if (!e.isEnabled()) {
+                return null;
+            }
+            e.begin();
+            return e;
+        } catch (LinkageError e) {
+            available = false;
+            return null;
+        }
+    }
+
+    /** Ends the wait that {@link #waitStarted} began (null: nothing was recorded). */
+    static void waitEnded(Object token, String pool, boolean timedOut) {
+        if (token == null) {
+            return;
+        }
+        AcquireWaitEvent e = (AcquireWaitEvent) token;
+        e.end();
+        if (e.shouldCommit()) {
+            e.pool = pool;
+            e.timedOut = timedOut;
+            e.commit();
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.github.stripedpool;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.Period;
+import jdk.jfr.StackTrace;
+
+/**
+ * A periodic JDK Flight Recorder snapshot of one pool's {@link PoolStats}, every 10 seconds by
+ * default while a recording has it enabled. No recording, no cost: Flight Recorder calls the
+ * hook that takes the snapshots only while the event is enabled.
+ */
+@Name(PoolStatsEvent.NAME)
+@Label("Pool Statistics")
+@Category("Striped Pool")
+@Description("The counters of a pool, taken periodically")
+@StackTrace(false)
+@Period("10 s")
+final class PoolStatsEvent extends Event {
+    static final String NAME = "io.github.stripedpool.PoolStatistics";
+
+    @Label("Pool")
+    String pool;
+
+    @Label("Bounded")
+    boolean bounded;
+
+    @Label("Idle")
+    long idle;
+
+    @Label("In Use")
+    long inUse;
+
+    @Label("Created")
+    long created;
+
+    @Label("Dropped")
+    long dropped;
+
+    @Label("Acquired")
+    long acquired;
+
+    @Label("Misses")
+    @Description("Acquisitions that found nothing idle and called the factory")
+    long misses;
+
+    @Label("Hook Failures")
+    long hookFailures;
+
+    @Label("Leaks")
+    long leaks;
+
+    @Label("Closed")
+    boolean closed;
+
+    static void emit(PoolStats s, boolean bounded) {
+        PoolStatsEvent e = new PoolStatsEvent();
+        e.pool = s.name();
+        e.bounded = bounded;
+        e.idle = s.idle();
+        e.inUse = s.inUse();
+        e.created = s.created();
+        e.dropped = s.dropped();
+        e.acquired = s.acquired();
+        e.misses = s.misses();
+        e.hookFailures = s.hookFailures();
+        e.leaks = s.leaks();
+        e.closed = s.closed();
+        e.commit();
+    }
+}

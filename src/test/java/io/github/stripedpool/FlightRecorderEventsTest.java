@@ -1,0 +1,75 @@
+package io.github.stripedpool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The pool's Flight Recorder events reach a recording, with the fields an operator reads. */
+@Timeout(60)
+class FlightRecorderEventsTest {
+
+    @Test
+    void aRecordingGetsPeriodicStatisticsFactoryFailuresAndLongWaits() throws Exception {
+        Path file = Files.createTempFile("pool-events", ".jfr");
+        try (Recording recording = new Recording()) {
+            recording.enable(PoolStatsEvent.NAME).withPeriod(Duration.ofMillis(100));
+            recording.enable(FactoryFailureEvent.NAME);
+            recording.enable(AcquireWaitEvent.NAME).withThreshold(Duration.ZERO);
+            recording.start();
+
+            try (Pool<Object> stats = Pool.builder(Object::new).name("jfr-stats").build();
+                 Pool<Object> failing = Pool.builder(() -> {
+                     throw new IllegalStateException("no connection");
+                 }).name("jfr-factory").build();
+                 Pool<Object> bounded = Pool.builder(Object::new).name("jfr-wait").maxTotal(1).build()) {
+                stats.release(stats.acquire());
+                assertThrows(ObjectCreationException.class, failing::acquire);
+                Object only = bounded.acquire();
+                assertThrows(PoolTimeoutException.class, () -> bounded.acquire(Duration.ofMillis(20)));
+                bounded.release(only);
+                Thread.sleep(400); // a few periods of the statistics event; the recording is the clock
+                recording.dump(file);
+            }
+            List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+            List<RecordedEvent> statistics = named(events, PoolStatsEvent.NAME, "jfr-stats");
+            assertFalse(statistics.isEmpty(), "no statistics event for the pool: " + names(events));
+            RecordedEvent last = statistics.get(statistics.size() - 1);
+            assertEquals(1, last.getLong("created"));
+            assertEquals(1, last.getLong("idle"));
+            assertFalse(last.getBoolean("bounded"));
+
+            List<RecordedEvent> failures = named(events, FactoryFailureEvent.NAME, "jfr-factory");
+            assertEquals(1, failures.size(), names(events));
+            assertTrue(failures.get(0).getString("failure").contains("no connection"));
+
+            List<RecordedEvent> waits = named(events, AcquireWaitEvent.NAME, "jfr-wait");
+            assertEquals(1, waits.size(), names(events));
+            assertTrue(waits.get(0).getBoolean("timedOut"));
+            assertTrue(waits.get(0).getDuration().toMillis() >= 15, "the wait lasted the timeout");
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    private static List<RecordedEvent> named(List<RecordedEvent> events, String type, String pool) {
+        return events.stream().filter(e -> e.getEventType().getName().equals(type))
+                .filter(e -> pool.equals(e.getString("pool"))).collect(Collectors.toList());
+    }
+
+    private static String names(List<RecordedEvent> events) {
+        return events.stream().map(e -> e.getEventType().getName() + "/" + e.getString("pool"))
+                .distinct().collect(Collectors.joining(", "));
+    }
+}
