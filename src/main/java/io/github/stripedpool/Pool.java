@@ -49,13 +49,30 @@ public interface Pool<T> extends AutoCloseable {
     }
 
     /**
+     * Starts building a pool whose factory may throw checked exceptions. A lambda or method
+     * reference such as {@code () -> new Socket(host, port)} or {@code Connections::open} picks
+     * this method over {@link #builder(Supplier)}. When the factory throws,
+     * {@link #acquire()} throws {@link ObjectCreationException} with the exception as its cause.
+     *
+     * @param factory makes a new object whenever no idle one is available; must not return null
+     * @param <T> the type of the pooled objects
+     * @return a builder with default settings
+     * @throws NullPointerException if {@code factory} is null
+     */
+    static <T> PoolBuilder<T> builder(ObjectFactory<? extends T> factory) {
+        return new PoolBuilder<>(factory);
+    }
+
+    /**
      * Takes an idle object, or makes one with the factory when none is idle. An unbounded pool
      * never blocks; a bounded pool at its cap waits up to its
      * {@link PoolBuilder#acquireTimeout(java.time.Duration) acquire timeout}.
      *
      * @return an object that belongs to the caller until {@link #release(Object) released}
      * @throws PoolClosedException if the pool is closed
-     * @throws ObjectCreationException if the factory threw or returned null (the cause is kept)
+     * @throws ObjectCreationException if the factory threw an exception, checked or not, or
+     *         returned null (the cause is kept); an {@link Error} the factory throws, such as
+     *         {@link OutOfMemoryError}, reaches the caller as it is
      * @throws PoolTimeoutException if the pool is bounded and no object came within the timeout
      * @throws PoolInterruptedException if the pool is bounded and the waiting thread was
      *         interrupted (its interrupt status stays set)
@@ -71,7 +88,9 @@ public interface Pool<T> extends AutoCloseable {
      * @return an object that belongs to the caller until {@link #release(Object) released}
      * @throws NullPointerException if {@code timeout} is null
      * @throws PoolClosedException if the pool is closed
-     * @throws ObjectCreationException if the factory threw or returned null (the cause is kept)
+     * @throws ObjectCreationException if the factory threw an exception, checked or not, or
+     *         returned null (the cause is kept); an {@link Error} the factory throws, such as
+     *         {@link OutOfMemoryError}, reaches the caller as it is
      * @throws PoolTimeoutException if the pool is bounded and no object came within the timeout
      * @throws PoolInterruptedException if the pool is bounded and the waiting thread was
      *         interrupted (its interrupt status stays set)
@@ -101,7 +120,8 @@ public interface Pool<T> extends AutoCloseable {
      *
      * @return a new lease holding an acquired object
      * @throws PoolClosedException if the pool is closed
-     * @throws ObjectCreationException if the factory threw or returned null
+     * @throws ObjectCreationException if the factory threw an exception or returned null (an
+     *         {@link Error} reaches the caller as it is)
      */
     Lease<T> lease();
 

@@ -168,6 +168,44 @@ class PoolHookFailureContractTest {
         }
     }
 
+    /** A factory that opens a connection throws a checked exception; the cause must survive. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.github.stripedpool.PoolMode#withoutStandardHooks")
+    void factory_thatThrowsACheckedException_isWrappedWithItsCause(PoolMode mode) {
+        java.io.IOException cause = new java.io.IOException("connection refused");
+        AtomicInteger calls = new AtomicInteger();
+        ObjectFactory<Item> opens = () -> {
+            if (calls.getAndIncrement() == 0) {
+                throw cause;
+            }
+            return new Item();
+        };
+        try (Pool<Item> pool = mode.builder(opens).build()) {
+            ObjectCreationException e = assertThrows(ObjectCreationException.class, pool::acquire);
+            assertSame(cause, e.getCause());
+            assertWholeCapacity(mode, pool);
+        }
+    }
+
+    /** An Error from the factory is not wrapped, and costs the pool nothing. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.github.stripedpool.PoolMode#withoutStandardHooks")
+    void factory_thatThrowsAnError_passesItOnAsItIsAndLosesNoCapacity(PoolMode mode) {
+        AtomicInteger calls = new AtomicInteger();
+        try (Pool<Item> pool = mode.builder(() -> {
+            if (calls.getAndIncrement() < 3) {
+                throw new StackOverflowError("thrown on purpose by a factory");
+            }
+            return new Item();
+        }).build()) {
+            for (int i = 0; i < 3; i++) {
+                assertThrows(StackOverflowError.class, pool::acquire);
+            }
+            PoolContractTest.assertBalanced(pool.stats());
+            assertWholeCapacity(mode, pool);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.github.stripedpool.PoolMode#withoutStandardHooks")
     void factory_thatReturnsNull_isRejectedAndLosesNoCapacity(PoolMode mode) {
