@@ -43,12 +43,20 @@ public final class PoolStats {
         this.closed = closed;
     }
 
-    /** @return the pool's name */
+    /**
+     * The pool's name.
+     *
+     * @return the pool's name
+     */
     public String name() {
         return name;
     }
 
-    /** @return objects made by the factory */
+    /**
+     * Objects made by the factory.
+     *
+     * @return objects made by the factory
+     */
     public long created() {
         return created;
     }
@@ -63,27 +71,47 @@ public final class PoolStats {
         return dropped;
     }
 
-    /** @return successful acquisitions: {@code hits() + misses()} */
+    /**
+     * Successful acquisitions: {@code hits() + misses()}.
+     *
+     * @return successful acquisitions: {@code hits() + misses()}
+     */
     public long acquired() {
         return hits() + misses;
     }
 
-    /** @return calls to release (including leases closed) */
+    /**
+     * Calls to release (including leases closed).
+     *
+     * @return calls to release (including leases closed)
+     */
     public long released() {
         return released;
     }
 
-    /** @return acquisitions served from the calling thread's private slot */
+    /**
+     * Acquisitions served from the calling thread's private slot.
+     *
+     * @return acquisitions served from the calling thread's private slot
+     */
     public long privateHits() {
         return privateHits;
     }
 
-    /** @return acquisitions served from the calling thread's home stripe */
+    /**
+     * Acquisitions served from the calling thread's home stripe.
+     *
+     * @return acquisitions served from the calling thread's home stripe
+     */
     public long homeHits() {
         return homeHits;
     }
 
-    /** @return acquisitions served by stealing from another stripe */
+    /**
+     * Acquisitions served by stealing from another stripe.
+     *
+     * @return acquisitions served by stealing from another stripe
+     */
     public long stolenHits() {
         return stolenHits;
     }
@@ -98,12 +126,20 @@ public final class PoolStats {
         return victimHits;
     }
 
-    /** @return acquisitions served by any idle object */
+    /**
+     * Acquisitions served by any idle object.
+     *
+     * @return acquisitions served by any idle object
+     */
     public long hits() {
         return privateHits + homeHits + stolenHits + victimHits;
     }
 
-    /** @return acquisitions that found nothing idle and called the factory */
+    /**
+     * Acquisitions that found nothing idle and called the factory.
+     *
+     * @return acquisitions that found nothing idle and called the factory
+     */
     public long misses() {
         return misses;
     }
@@ -118,27 +154,47 @@ public final class PoolStats {
         return hookFailures;
     }
 
-    /** @return aging cycles run since the pool was built */
+    /**
+     * Aging cycles run since the pool was built.
+     *
+     * @return aging cycles run since the pool was built
+     */
     public long agingCycles() {
         return agingCycles;
     }
 
-    /** @return idle objects held when the snapshot was taken */
+    /**
+     * Idle objects held when the snapshot was taken.
+     *
+     * @return idle objects held when the snapshot was taken
+     */
     public int idle() {
         return idle;
     }
 
-    /** @return objects acquired and not yet released: {@code acquired() - released()} */
+    /**
+     * Objects acquired and not yet released: {@code acquired() - released()}.
+     *
+     * @return objects acquired and not yet released: {@code acquired() - released()}
+     */
     public long inUse() {
         return acquired() - released;
     }
 
-    /** @return the cap on idle objects */
+    /**
+     * The cap on idle objects.
+     *
+     * @return the cap on idle objects
+     */
     public int maxIdle() {
         return maxIdle;
     }
 
-    /** @return whether the pool was closed */
+    /**
+     * Whether the pool was closed.
+     *
+     * @return whether the pool was closed
+     */
     public boolean closed() {
         return closed;
     }
@@ -162,7 +218,11 @@ public final class PoolStats {
         return this;
     }
 
-    /** @return hits divided by acquisitions, or 0 before the first acquisition */
+    /**
+     * Hits divided by acquisitions, or 0 before the first acquisition.
+     *
+     * @return hits divided by acquisitions, or 0 before the first acquisition
+     */
     public double hitRate() {
         long a = acquired();
         return a == 0 ? 0.0 : (double) hits() / a;
