@@ -27,7 +27,7 @@ public class PrivateSlotTakeVsAgingRace {
     private final Object item = new Object();
 
     public PrivateSlotTakeVsAgingRace() {
-        slot.park(item, 0);
+        slot.put(item, 0);
     }
 
     @Actor

@@ -30,7 +30,7 @@ final class AgingClock {
     private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
 
     private final ReferenceQueue<Object> collections = new ReferenceQueue<>();
-    private final ConcurrentLinkedQueue<WeakReference<StripedPool<?>>> pools =
+    private final ConcurrentLinkedQueue<WeakReference<UnboundedPool<?>>> pools =
             new ConcurrentLinkedQueue<>();
     /** Strongly held so that the reference itself survives until it is enqueued. */
     private Reference<Object> sentinel;
@@ -46,11 +46,11 @@ final class AgingClock {
         static final AgingClock INSTANCE = new AgingClock();
     }
 
-    static void register(StripedPool<?> pool) {
+    static void register(UnboundedPool<?> pool) {
         Holder.INSTANCE.pools.add(new WeakReference<>(pool));
     }
 
-    static void unregister(StripedPool<?> pool) {
+    static void unregister(UnboundedPool<?> pool) {
         Holder.INSTANCE.pools.removeIf(r -> r.get() == pool);
     }
 
@@ -67,8 +67,8 @@ final class AgingClock {
             }
             arm();
             long now = System.nanoTime();
-            for (Iterator<WeakReference<StripedPool<?>>> it = pools.iterator(); it.hasNext(); ) {
-                StripedPool<?> pool = it.next().get();
+            for (Iterator<WeakReference<UnboundedPool<?>>> it = pools.iterator(); it.hasNext(); ) {
+                UnboundedPool<?> pool = it.next().get();
                 if (pool == null) {
                     it.remove();
                     continue;

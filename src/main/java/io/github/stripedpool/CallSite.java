@@ -25,7 +25,7 @@ final class CallSite extends Throwable {
             LeakTracker.class.getName(),
             TrackedLease.class.getName(),
             Lease.class.getName(),
-            StripedPool.class.getName(),
+            UnboundedPool.class.getName(),
     };
 
     /** Marks an event whose stack was not recorded; shared, never thrown, never printed. */

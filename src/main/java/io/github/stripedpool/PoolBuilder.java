@@ -374,7 +374,7 @@ public final class PoolBuilder<T> {
         LeakSettings leaks = LeakSettings.resolve(leakDetection, leakSamplingInterval, onLeak);
         String n = name != null ? name : "pool-" + UNNAMED.incrementAndGet();
         return leaks.wrap(maxTotal > 0 ? BoundedPool.start(checkBounded(), n)
-                : new StripedPool<>(checkUnbounded(), n));
+                : new UnboundedPool<>(checkUnbounded(), n));
     }
 
     /** Rejects bounded-only options on an unbounded pool, and contradictions; returns this. */

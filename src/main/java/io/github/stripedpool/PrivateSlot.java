@@ -51,8 +51,8 @@ final class PrivateSlot extends PrivateSlotFields {
         return x != null && ITEM.compareAndSet(this, x, null) ? x : null;
     }
 
-    /** The owner parks {@code x}; false if the slot is occupied (or this thread has no permit). */
-    boolean park(Object x, int epoch) {
+    /** The owner puts {@code x}; false if the slot is occupied (or this thread has no permit). */
+    boolean put(Object x, int epoch) {
         if (!mayPark || item != null) {
             return false;
         }

@@ -27,7 +27,7 @@ class LeakSettingsTest {
     @Test
     void withNeitherBuilderNorPropertyThePoolIsThePlainEngine() {
         Pool<Buffer> pool = builder().onLeak(r -> { }).build();
-        assertInstanceOf(StripedPool.class, pool);
+        assertInstanceOf(UnboundedPool.class, pool);
         assertEquals(0, pool.stats().leaks());
         pool.close();
     }
@@ -35,7 +35,7 @@ class LeakSettingsTest {
     @Test
     void disabledOnTheBuilderBuildsThePlainEngine() {
         Pool<Buffer> pool = builder().leakDetection(LeakDetection.DISABLED).build();
-        assertInstanceOf(StripedPool.class, pool);
+        assertInstanceOf(UnboundedPool.class, pool);
         pool.close();
     }
 
@@ -58,7 +58,7 @@ class LeakSettingsTest {
     void theBuilderWinsOverTheProperty() {
         System.setProperty(LEVEL, "paranoid");
         Pool<Buffer> off = builder().leakDetection(LeakDetection.DISABLED).build();
-        assertInstanceOf(StripedPool.class, off);
+        assertInstanceOf(UnboundedPool.class, off);
         off.close();
 
         System.setProperty(LEVEL, "disabled");

@@ -111,7 +111,7 @@ class PaddingLayoutTest {
 
     @Test
     void hotMemoryOfDifferentStripesAndSlotsIsAtLeast128BytesApart() throws Exception {
-        try (StripedPool<Object> p = PoolAssertions.engine(
+        try (UnboundedPool<Object> p = PoolAssertions.engine(
                 Pool.builder(Object::new).maxIdle(4 * 64).stripes(4), "layout")) {
             // Three threads with private slots (this one and two others), each holding an object.
             for (int t = 0; t < 2; t++) {
@@ -145,7 +145,7 @@ class PaddingLayoutTest {
         }
     }
 
-    private static String label(int i, StripedPool<?> p) {
+    private static String label(int i, UnboundedPool<?> p) {
         int n = p.stripes().length;
         return i < n ? "stripe " + i : "private slot " + (i - n);
     }
@@ -226,8 +226,8 @@ class PaddingLayoutTest {
     }
 
     @SuppressWarnings("unchecked")
-    private static Collection<PrivateSlot> registry(StripedPool<?> pool) throws ReflectiveOperationException {
-        Field f = StripedPool.class.getDeclaredField("registry");
+    private static Collection<PrivateSlot> registry(UnboundedPool<?> pool) throws ReflectiveOperationException {
+        Field f = UnboundedPool.class.getDeclaredField("registry");
         f.setAccessible(true);
         return (Collection<PrivateSlot>) f.get(pool);
     }

@@ -16,19 +16,19 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * published by the park's CAS, so aging must never see the object with the slot's older stamp.
  */
 @JCStressTest
-@Description("PrivateSlot: park races aging's scan; the object is parked or taken once, with its stamp")
+@Description("PrivateSlot: put races aging's scan; the object is parked or taken once, with its stamp")
 @Outcome(id = "1, -1, 0, 1", expect = Expect.ACCEPTABLE, desc = "aging scanned first; the object stays parked")
 @Outcome(id = "1, 5, 1, 0", expect = Expect.ACCEPTABLE, desc = "aging saw the parked object with its stamp and took it")
 @Outcome(id = "1, 0, 1, 0", expect = Expect.FORBIDDEN, desc = "aging saw the object with a stale stamp: the stamp was not published")
 @Outcome(expect = Expect.FORBIDDEN, desc = "the park failed, or the object was lost or both parked and taken")
 @State
-public class PrivateSlotParkVsAgingRace {
+public class PrivateSlotPutVsAgingRace {
     private final PrivateSlot slot = new PrivateSlot(Thread.currentThread(), 0, true);
     private final Object item = new Object();
 
     @Actor
     public void owner(IIII_Result r) {
-        r.r1 = slot.park(item, 5) ? 1 : 0;
+        r.r1 = slot.put(item, 5) ? 1 : 0;
     }
 
     @Actor

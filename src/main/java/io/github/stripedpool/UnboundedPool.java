@@ -56,7 +56,7 @@ import java.util.function.Supplier;
  *
  * @param <T> the type of the pooled objects
  */
-final class StripedPool<T> implements Pool<T> {
+final class UnboundedPool<T> implements Pool<T> {
     private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
 
     /**
@@ -102,7 +102,7 @@ final class StripedPool<T> implements Pool<T> {
     /** Aging thread only. */
     private long lastAgingNanos = System.nanoTime();
 
-    StripedPool(PoolBuilder<T> b, String name) {
+    UnboundedPool(PoolBuilder<T> b, String name) {
         this.name = name;
         this.factory = b.factory;
         this.reset = b.reset;
@@ -222,7 +222,7 @@ final class StripedPool<T> implements Pool<T> {
         if (reset != null && !resetOrDrop(object, slot, null)) {
             return;
         }
-        if (slot.park(object, epoch)) {
+        if (slot.put(object, epoch)) {
             if (closed && slot.takeFromOutside(object)) {
                 drop(object, slot, null); // raced close: see the class comment
             }
@@ -459,7 +459,7 @@ final class StripedPool<T> implements Pool<T> {
 
     @Override
     public String toString() {
-        return "StripedPool[" + name + (closed ? ", closed" : "") + ", maxIdle=" + maxIdle
+        return "UnboundedPool[" + name + (closed ? ", closed" : "") + ", maxIdle=" + maxIdle
                 + ", stripes=" + stripes.length + "]";
     }
 
