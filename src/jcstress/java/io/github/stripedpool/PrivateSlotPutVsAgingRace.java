@@ -10,17 +10,17 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * The owner parks an object with stamp 5 while aging scans the slot: peek, read the stamp, take.
- * Result: r1 = 1 if the park succeeded; r2 = the stamp aging read with the object (-1 if it saw
- * no object); r3 = 1 if aging took it; r4 = 1 if it is still parked. The stamp is a plain write
- * published by the park's CAS, so aging must never see the object with the slot's older stamp.
+ * A pool with a destroy hook (exact mode): the owner's {@code put()} races aging's scan, which
+ * reads the object (acquire) and then the slot's put count, by which it ages private slots.
+ * Result: r1 = 1 (the put); r2 = the put count aging saw with the object, -1 if it saw none;
+ * r3 = 1 if aging took it; r4 = 1 if it is still in the slot.
  */
 @JCStressTest
-@Description("PrivateSlot: put races aging's scan; the object is parked or taken once, with its stamp")
-@Outcome(id = "1, -1, 0, 1", expect = Expect.ACCEPTABLE, desc = "aging scanned first; the object stays parked")
-@Outcome(id = "1, 5, 1, 0", expect = Expect.ACCEPTABLE, desc = "aging saw the parked object with its stamp and took it")
-@Outcome(id = "1, 0, 1, 0", expect = Expect.FORBIDDEN, desc = "aging saw the object with a stale stamp: the stamp was not published")
-@Outcome(expect = Expect.FORBIDDEN, desc = "the park failed, or the object was lost or both parked and taken")
+@Description("PrivateSlot: put races aging's scan; the object is put or taken once, with its put count")
+@Outcome(id = "1, -1, 0, 1", expect = Expect.ACCEPTABLE, desc = "aging scanned first; the object stays")
+@Outcome(id = "1, 1, 1, 0", expect = Expect.ACCEPTABLE, desc = "aging saw the object with its put count and took it")
+@Outcome(id = "1, 0, 1, 0", expect = Expect.FORBIDDEN, desc = "aging saw the object with a stale count: the count was not published")
+@Outcome(expect = Expect.FORBIDDEN, desc = "the object was lost or both in the slot and taken")
 @State
 public class PrivateSlotPutVsAgingRace {
     private final PrivateSlot slot = new PrivateSlot(Thread.currentThread(), 0, true);
@@ -28,7 +28,8 @@ public class PrivateSlotPutVsAgingRace {
 
     @Actor
     public void owner(IIII_Result r) {
-        r.r1 = slot.put(item, 5) ? 1 : 0;
+        slot.put(item);
+        r.r1 = 1;
     }
 
     @Actor
@@ -38,7 +39,7 @@ public class PrivateSlotPutVsAgingRace {
             r.r2 = -1;
             return;
         }
-        r.r2 = slot.stamp();
+        r.r2 = (int) slot.puts;
         r.r3 = slot.takeFromOutside(x) ? 1 : 0;
     }
 

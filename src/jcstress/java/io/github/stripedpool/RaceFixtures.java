@@ -76,6 +76,26 @@ final class RaceFixtures {
                 .build();
     }
 
+    /** A one-stripe pool without hooks: private-slot accesses are plain (no atomic instruction). */
+    static UnboundedPool<Item> plainPool() {
+        return (UnboundedPool<Item>) Pool.builder(Item::new)
+                .maxIdle(8)
+                .stripes(1)
+                .agingInterval(Duration.ofDays(1))
+                .name("race-plain")
+                .build();
+    }
+
+    /** Like {@link #plainPool()}, aging at every call of {@code onGarbageCollection}. */
+    static UnboundedPool<Item> plainAgingPool() {
+        return (UnboundedPool<Item>) Pool.builder(Item::new)
+                .maxIdle(8)
+                .stripes(1)
+                .agingInterval(Duration.ZERO)
+                .name("race-plain-aging")
+                .build();
+    }
+
     /**
      * Takes every private-slot permit of {@code pool}, so that releases from any thread go to the
      * stripe where other threads can take them. Reflection, because which thread takes a permit
