@@ -61,7 +61,11 @@ final class PrivateSlot extends PrivateSlotFields {
     }
 
     PrivateSlot(Thread owner, int home, boolean exact) {
-        super(owner, home, exact);
+        this(owner, home, exact, false);
+    }
+
+    PrivateSlot(Thread owner, int home, boolean exact, boolean sampled) {
+        super(owner, home, exact, sampled);
     }
 
     /** The owner takes its object, or gets null if the slot is empty (or was just emptied). */
@@ -148,6 +152,13 @@ abstract class PrivateSlotFields extends PadHead {
     Object item;
     /** Whether third parties may destroy what they take, so the owner must use CAS. */
     final boolean exact;
+    /**
+     * Whether the owner's cycle may take the plain fast path: no destroy hook (not
+     * {@link #exact}) and no sampled leak detection.
+     */
+    final boolean plain;
+    /** Sampled leak detection: acquisitions until the next tracked one. Owner only. */
+    int countdown;
     /** Whether this thread holds one of the pool's private-slot permits; owner only. */
     boolean mayPut;
     /**
@@ -174,9 +185,10 @@ abstract class PrivateSlotFields extends PadHead {
     /** 0 until the slot of a dead owner is reaped; claimed by CAS. */
     volatile int reaped;
 
-    PrivateSlotFields(Thread owner, int home, boolean exact) {
+    PrivateSlotFields(Thread owner, int home, boolean exact, boolean sampled) {
         this.owner = owner;
         this.home = home;
         this.exact = exact;
+        this.plain = !exact && !sampled;
     }
 }

@@ -3,6 +3,7 @@ package io.github.stripedpool;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -102,6 +103,14 @@ final class UnboundedPool<T> implements Pool<T> {
     private final long agingIntervalNanos;
     private final Stripe[] stripes;
     private final int mask;
+    /**
+     * Under {@link LeakDetection#SAMPLED}: the table and reporter of the tracked acquisitions,
+     * else null. The engine decides which acquisitions to track itself, on its acquire path,
+     * with a plain per-thread countdown, so that an acquisition that is not sampled calls no
+     * wrapper and writes nothing shared.
+     */
+    final LeakDetectingPool<T> sampler;
+    private final int sampleInterval;
     private final ThreadLocal<PrivateSlot> slots = new ThreadLocal<>();
     /**
      * Direct-mapped from thread id to slot: a thread whose entry holds its own slot finds it with
@@ -147,6 +156,9 @@ final class UnboundedPool<T> implements Pool<T> {
         for (int i = 0; i < n; i++) {
             stripes[i] = new Stripe(maxIdle / n + (i < maxIdle % n ? 1 : 0));
         }
+        LeakSettings leaks = LeakSettings.resolve(b.leakDetection, b.leakSamplingInterval, b.onLeak);
+        this.sampler = leaks.samplerFor(this);
+        this.sampleInterval = leaks.interval;
         AgingClock.register(this);
     }
 
@@ -159,12 +171,32 @@ final class UnboundedPool<T> implements Pool<T> {
         PrivateSlot s = table[index(t)];
         if (s != null && s.owner == t) {
             Object x = s.item;
-            if (x != null && !s.exact) {
+            if (x != null && s.plain) {
                 s.item = null; // plain: see PrivateSlot
                 return (T) x;
             }
         }
         return acquireSlow(t, s);
+    }
+
+    /** Acquisitions until the next tracked one: mean {@link #sampleInterval}, at random. */
+    private int nextCountdown() {
+        int n = sampleInterval;
+        return n >= 1 << 29 ? n : 1 + ThreadLocalRandom.current().nextInt(2 * n - 1);
+    }
+
+    /** Under SAMPLED: counts the acquisition down, and tracks it when the count runs out. */
+    private T sampled(PrivateSlot slot, T x) {
+        if (slot != null ? --slot.countdown <= 0 : ThreadLocalRandom.current().nextInt(sampleInterval) == 0) {
+            if (slot != null) {
+                // Mean interval N, drawn at random so that a periodic load is not sampled in step.
+                slot.countdown = nextCountdown();
+            }
+            sampler.trackSampled(x);
+        } else {
+            sampler.acquiredUntracked(x);
+        }
+        return x;
     }
 
     /** Everything but a plain private hit; split so that {@link #acquire()} stays small. */
@@ -181,7 +213,7 @@ final class UnboundedPool<T> implements Pool<T> {
         }
         Object x = s.take();
         if (x != null) {
-            return (T) x;
+            return sampler == null ? (T) x : sampled(s, (T) x);
         }
         return acquireShared(s.home, s, null);
     }
@@ -224,7 +256,7 @@ final class UnboundedPool<T> implements Pool<T> {
         if (slot != null && x == slot.lastShared) {
             slot.lastShared = null; // this thread holds it again: releasing it is no longer double
         }
-        return (T) x;
+        return sampler == null ? (T) x : sampled(slot, (T) x);
     }
 
     /**
@@ -259,7 +291,10 @@ final class UnboundedPool<T> implements Pool<T> {
 
     @Override
     public Lease<T> lease() {
-        return new Lease<>(this, acquire());
+        T x = acquire();
+        return sampler != null && sampler.borrowedAndTracked(x)
+                ? new TrackedLease<>(this, x)
+                : new Lease<>(this, x);
     }
 
     // ---------------------------------------------------------------- release
@@ -274,11 +309,15 @@ final class UnboundedPool<T> implements Pool<T> {
         PrivateSlot s = table[index(t)];
         if (s != null && s.owner == t) {
             Object cur = s.item;
+            if (!s.plain) {
+                releaseChecked(s, cur, object);
+                return;
+            }
             if (cur == object || object == s.lastShared) {
                 throw doubleRelease(object);
             }
             if (reset == null || resetOrDrop(object, s, null)) {
-                if (cur == null && s.mayPut && !s.exact) {
+                if (cur == null && s.mayPut) {
                     s.put(object);
                     return;
                 }
@@ -289,8 +328,24 @@ final class UnboundedPool<T> implements Pool<T> {
         releaseSlow(t, object);
     }
 
+    /** A release to a slot that is not plain: a destroy hook, or sampled leak detection. */
+    private void releaseChecked(PrivateSlot s, Object cur, T object) {
+        if (sampler != null && !sampler.nothingTracked()) {
+            sampler.releasedSampled(object); // first: its report of a double release is richer
+        }
+        if (cur == object || object == s.lastShared) {
+            throw doubleRelease(object);
+        }
+        if (reset == null || resetOrDrop(object, s, null)) {
+            releaseOwn(s, cur, object);
+        }
+    }
+
     /** A release that did not find its slot in the table: virtual thread, collision, closed. */
     private void releaseSlow(Thread t, T object) {
+        if (sampler != null && !sampler.nothingTracked()) {
+            sampler.releasedSampled(object);
+        }
         if (Threads.VIRTUAL_THREADS && Threads.isVirtual(t)) {
             int home = Threads.stripeOf(t, mask);
             long[] shared = stripes[home].counts;
@@ -490,7 +545,10 @@ final class UnboundedPool<T> implements Pool<T> {
         if (last != null && last.reaped == 0 && last.ownerDead()) {
             rethrowVmError(reap(last));
         }
-        PrivateSlot s = new PrivateSlot(t, nextHome.getAndIncrement() & mask, exact);
+        PrivateSlot s = new PrivateSlot(t, nextHome.getAndIncrement() & mask, exact, sampler != null);
+        if (sampler != null) {
+            s.countdown = nextCountdown();
+        }
         registry.add(s);
         PrivateSlot[] tab = table;
         int i = index(t);
@@ -695,12 +753,15 @@ final class UnboundedPool<T> implements Pool<T> {
         idle += inSlots;
         sums[Counts.HIT_PRIVATE] = Math.max(0, sums[Counts.PUTS] - sums[Counts.SLOT_TAKEN] - inSlots);
         sums[Counts.RELEASED] += sums[Counts.PUTS];
-        return new PoolStats(name, sums, agingCycles, idle, maxIdle, closed);
+        PoolStats stats = new PoolStats(name, sums, agingCycles, idle, maxIdle, closed);
+        return sampler == null ? stats : stats.withLeaks(sampler.leakCount());
     }
 
     @Override
     public String toString() {
-        return "UnboundedPool[" + name + (closed ? ", closed" : "") + ", maxIdle=" + maxIdle
+        return "UnboundedPool[" + name + (closed ? ", closed" : "")
+                + (sampler != null ? ", leak detection sampled 1/" + sampleInterval : "")
+                + ", maxIdle=" + maxIdle
                 + ", stripes=" + stripes.length + "]";
     }
 
