@@ -59,6 +59,9 @@ final class CycleSection {
         List<String> peers = Names.peers(impls);
         List<List<String>> ratios = new ArrayList<>();
         for (String peer : peers) {
+            if (peer.equals("floor")) {
+                continue; // its own row below, the other way round: how far the pool is from it
+            }
             List<String> row = new ArrayList<>(List.of("striped-pool ÷ " + Names.of(peer)));
             ts.forEach(t -> row.add(Ratio.text(Ratio.of(runs.cycle("striped", t), runs.cycle(peer, t)))));
             ratios.add(row);

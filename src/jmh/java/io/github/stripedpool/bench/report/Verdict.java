@@ -61,17 +61,23 @@ final class Verdict {
         return rows;
     }
 
-    /** "Goals met: 5 of 14 ..." with the goals not met. */
+    /** "Goals met: 5 of 14 ...", then the goals not met, one to a line. */
     String goalsLine() {
+        return goalsCount() + (missed().isEmpty() ? "" : "\nNot met:\n  - " + String.join("\n  - ", missed()));
+    }
+
+    private List<String> missed() {
+        return goals.stream().filter(g -> g.met.startsWith("no"))
+                .map(g -> g.target + " (" + g.measured + ")").collect(Collectors.toList());
+    }
+
+    private String goalsCount() {
         List<Goals.Goal> measured = goals.stream().filter(g -> !g.met.equals("not measured"))
                 .collect(Collectors.toList());
         long met = measured.stream().filter(g -> g.met.startsWith("yes")).count();
         long unsettled = measured.stream().filter(g -> g.met.endsWith("spread")).count();
-        List<String> missed = measured.stream().filter(g -> g.met.startsWith("no"))
-                .map(g -> g.target + " (" + g.measured + ")").collect(Collectors.toList());
         return "Goals met: " + met + " of " + measured.size() + " measured (" + unsettled
-                + " within the spread, not settled by this run)."
-                + (missed.isEmpty() ? "" : "\nNot met:\n  - " + String.join("\n  - ", missed));
+                + " within the spread, not settled by this run).";
     }
 
     /** Plain-text tables for the console. */
@@ -111,7 +117,7 @@ final class Verdict {
             }
         }
         page.add("Throughput ratios: medians of the iterations' scores, the range from the quartiles in "
-                + "brackets; above 1 means striped-pool is faster. " + goalsLine().replace("\n  - ", "; ")
-                .replace("\nNot met:", " Not met:") + "\n\n");
+                + "brackets; above 1 means striped-pool is faster. " + goalsCount()
+                + (missed().isEmpty() ? "" : " Not met: " + String.join("; ", missed()) + ".") + "\n\n");
     }
 }
