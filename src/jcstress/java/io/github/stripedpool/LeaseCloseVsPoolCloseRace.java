@@ -23,7 +23,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "the lease is not closed, or the object was lost")
 @State
 public class LeaseCloseVsPoolCloseRace {
-    private final StripedPool<Item> pool = RaceFixtures.pool();
+    private final UnboundedPool<Item> pool = RaceFixtures.pool();
     private final Lease<Item> lease = pool.lease();
     private final Item item = lease.get();
 

@@ -23,7 +23,7 @@ import org.openjdk.jcstress.infra.results.I_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "unexpected")
 @State
 public class LeaseHandoffRace {
-    private final StripedPool<Item> pool = RaceFixtures.withoutPrivateSlots(RaceFixtures.pool());
+    private final UnboundedPool<Item> pool = RaceFixtures.withoutPrivateSlots(RaceFixtures.pool());
     private final Lease<Item> lease = pool.lease();
     private final Item leased = lease.get();
 

@@ -17,7 +17,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * makes the object older, and the same outcomes hold.
  */
 @JCStressTest
-@Description("StripedPool: acquire races aging; the idle object is reused or dropped, not both")
+@Description("UnboundedPool: acquire races aging; the idle object is reused or dropped, not both")
 @Outcome(id = "1, 0", expect = Expect.ACCEPTABLE, desc = "acquire reused the object (young or victim) before aging dropped it")
 @Outcome(id = "2, 1", expect = Expect.ACCEPTABLE, desc = "aging dropped the object first; acquire made a new one")
 @Outcome(id = "1, 1", expect = Expect.FORBIDDEN, desc = "reused and destroyed: a use after destroy")
@@ -25,7 +25,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "destroyed twice")
 @State
 public class PoolAcquireVsAgingRace {
-    private final StripedPool<Item> pool = RaceFixtures.withoutPrivateSlots(RaceFixtures.agingPool());
+    private final UnboundedPool<Item> pool = RaceFixtures.withoutPrivateSlots(RaceFixtures.agingPool());
     private final Item item;
 
     public PoolAcquireVsAgingRace() {

@@ -17,7 +17,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * must not be destroyed by close (it comes back through release).
  */
 @JCStressTest
-@Description("StripedPool: acquire races close; the idle object is handed out or destroyed, not both")
+@Description("UnboundedPool: acquire races close; the idle object is handed out or destroyed, not both")
 @Outcome(id = "0, 1", expect = Expect.ACCEPTABLE, desc = "close first: acquire threw PoolClosedException, close destroyed the object")
 @Outcome(id = "1, 0", expect = Expect.ACCEPTABLE, desc = "acquire took the object before close drained the stripe")
 @Outcome(id = "2, 1", expect = Expect.ACCEPTABLE,
@@ -27,7 +27,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "the idle object was missed, or destroyed twice")
 @State
 public class PoolAcquireVsCloseRace {
-    private final StripedPool<Item> pool = RaceFixtures.withoutPrivateSlots(RaceFixtures.pool());
+    private final UnboundedPool<Item> pool = RaceFixtures.withoutPrivateSlots(RaceFixtures.pool());
     private final Item item;
 
     public PoolAcquireVsCloseRace() {

@@ -18,7 +18,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * object was destroyed.
  */
 @JCStressTest
-@Description("StripedPool: release then acquire on a private slot races close; no hand-out of a destroyed object")
+@Description("UnboundedPool: release then acquire on a private slot races close; no hand-out of a destroyed object")
 @Outcome(id = "1, 0", expect = Expect.ACCEPTABLE, desc = "the acquire took its parked object back before close")
 @Outcome(id = "0, 1", expect = Expect.ACCEPTABLE,
         desc = "close (or the releaser, seeing it) destroyed the object; the acquire threw PoolClosedException")
@@ -27,7 +27,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "lost, or destroyed twice")
 @State
 public class PoolPrivateAcquireVsCloseRace {
-    private final StripedPool<Item> pool = RaceFixtures.pool();
+    private final UnboundedPool<Item> pool = RaceFixtures.pool();
     private final Item item = pool.acquire();
 
     @Actor

@@ -16,14 +16,14 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * slot it pushed to. Result: r1 = times destroyed; r2 = idle objects left.
  */
 @JCStressTest
-@Description("StripedPool: release to a stripe races close; destroyed once, never left idle")
+@Description("UnboundedPool: release to a stripe races close; destroyed once, never left idle")
 @Outcome(id = "1, 0", expect = Expect.ACCEPTABLE, desc = "destroyed once, by close's drain or by the releaser's take-back")
 @Outcome(id = "0, 1", expect = Expect.FORBIDDEN, desc = "left idle in a closed pool, never destroyed")
 @Outcome(id = "2, 0", expect = Expect.FORBIDDEN, desc = "destroyed twice")
 @Outcome(expect = Expect.FORBIDDEN, desc = "lost, or destroyed and still idle")
 @State
 public class PoolReleaseToStripeVsCloseRace {
-    private final StripedPool<Item> pool = RaceFixtures.withoutPrivateSlots(RaceFixtures.pool());
+    private final UnboundedPool<Item> pool = RaceFixtures.withoutPrivateSlots(RaceFixtures.pool());
     private final Item item = pool.acquire();
 
     @Actor

@@ -17,14 +17,14 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * back: destroyed exactly once, never left idle.
  */
 @JCStressTest
-@Description("StripedPool: release to a private slot races close; destroyed once, never left idle")
+@Description("UnboundedPool: release to a private slot races close; destroyed once, never left idle")
 @Outcome(id = "1, 0", expect = Expect.ACCEPTABLE, desc = "destroyed once, by close or by the releaser")
 @Outcome(id = "0, 1", expect = Expect.FORBIDDEN, desc = "left idle in a closed pool, never destroyed")
 @Outcome(id = "2, 0", expect = Expect.FORBIDDEN, desc = "destroyed twice")
 @Outcome(expect = Expect.FORBIDDEN, desc = "lost, or destroyed and still idle")
 @State
 public class PoolReleaseVsCloseRace {
-    private final StripedPool<Item> pool = RaceFixtures.pool();
+    private final UnboundedPool<Item> pool = RaceFixtures.pool();
     private final Item item = pool.acquire();
 
     @Actor

@@ -10,7 +10,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
- * A parked object: its owner's {@code take()} (acquire) races {@code takeFromOutside()} (aging or
+ * A pool with a destroy hook (exact mode), a parked object: its owner's {@code take()} (acquire) races {@code takeFromOutside()} (aging or
  * close, which first peeks the object, as the pool does). Result: r1 = 1 if the owner got it;
  * r2 = 1 if the outside got it; r3 = 1 if it is still parked. The owner's take is a CAS, not a
  * plain write, precisely so that this race has one winner.
@@ -27,7 +27,7 @@ public class PrivateSlotTakeVsAgingRace {
     private final Object item = new Object();
 
     public PrivateSlotTakeVsAgingRace() {
-        slot.park(item, 0);
+        slot.put(item);
     }
 
     @Actor

@@ -38,7 +38,7 @@ final class RaceFixtures {
 
     static {
         try {
-            PERMITS = StripedPool.class.getDeclaredField("permits");
+            PERMITS = UnboundedPool.class.getDeclaredField("permits");
             PERMITS.setAccessible(true);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -50,8 +50,8 @@ final class RaceFixtures {
      * Aging runs only when a test calls it: the interval is long enough that the collector's
      * clock never starts a cycle during a sample.
      */
-    static StripedPool<Item> pool() {
-        return (StripedPool<Item>) Pool.builder(Item::new)
+    static UnboundedPool<Item> pool() {
+        return (UnboundedPool<Item>) Pool.builder(Item::new)
                 .reset(i -> i.secret = 0)
                 .destroy(i -> i.destroyed.incrementAndGet())
                 .maxIdle(8)
@@ -65,8 +65,8 @@ final class RaceFixtures {
      * Like {@link #pool()}, with aging at every call of {@code onGarbageCollection} (interval
      * zero), for tests that drive aging themselves.
      */
-    static StripedPool<Item> agingPool() {
-        return (StripedPool<Item>) Pool.builder(Item::new)
+    static UnboundedPool<Item> agingPool() {
+        return (UnboundedPool<Item>) Pool.builder(Item::new)
                 .reset(i -> i.secret = 0)
                 .destroy(i -> i.destroyed.incrementAndGet())
                 .maxIdle(8)
@@ -76,13 +76,33 @@ final class RaceFixtures {
                 .build();
     }
 
+    /** A one-stripe pool without hooks: private-slot accesses are plain (no atomic instruction). */
+    static UnboundedPool<Item> plainPool() {
+        return (UnboundedPool<Item>) Pool.builder(Item::new)
+                .maxIdle(8)
+                .stripes(1)
+                .agingInterval(Duration.ofDays(1))
+                .name("race-plain")
+                .build();
+    }
+
+    /** Like {@link #plainPool()}, aging at every call of {@code onGarbageCollection}. */
+    static UnboundedPool<Item> plainAgingPool() {
+        return (UnboundedPool<Item>) Pool.builder(Item::new)
+                .maxIdle(8)
+                .stripes(1)
+                .agingInterval(Duration.ZERO)
+                .name("race-plain-aging")
+                .build();
+    }
+
     /**
      * Takes every private-slot permit of {@code pool}, so that releases from any thread go to the
      * stripe where other threads can take them. Reflection, because which thread takes a permit
      * otherwise depends on which thread touches the pool first, and jcstress gives no control
      * over that.
      */
-    static <T> StripedPool<T> withoutPrivateSlots(StripedPool<T> pool) {
+    static <T> UnboundedPool<T> withoutPrivateSlots(UnboundedPool<T> pool) {
         try {
             ((AtomicInteger) PERMITS.get(pool)).set(0);
         } catch (IllegalAccessException e) {

@@ -57,10 +57,10 @@ final class AgingClock {
     }
 
     /** A pool, held weakly, and whether an aging job of it is queued or running. */
-    private static final class Registration extends WeakReference<StripedPool<?>> {
+    private static final class Registration extends WeakReference<UnboundedPool<?>> {
         final AtomicBoolean pending = new AtomicBoolean();
 
-        Registration(StripedPool<?> pool) {
+        Registration(UnboundedPool<?> pool) {
             super(pool);
         }
     }
@@ -70,7 +70,7 @@ final class AgingClock {
      *
      * @throws OutOfMemoryError if no thread could be started; the pool is then not registered
      */
-    static void register(StripedPool<?> pool) {
+    static void register(UnboundedPool<?> pool) {
         Registration r = new Registration(pool);
         POOLS.add(r);
         synchronized (STATE) {
@@ -87,7 +87,7 @@ final class AgingClock {
         }
     }
 
-    static void unregister(StripedPool<?> pool) {
+    static void unregister(UnboundedPool<?> pool) {
         POOLS.removeIf(r -> r.get() == pool);
     }
 
@@ -149,7 +149,7 @@ final class AgingClock {
     private static void ageAll(long now) {
         for (Iterator<Registration> it = POOLS.iterator(); it.hasNext(); ) {
             Registration r = it.next();
-            StripedPool<?> pool = r.get();
+            UnboundedPool<?> pool = r.get();
             if (pool == null) {
                 it.remove();
             } else if (r.pending.compareAndSet(false, true)) {
@@ -158,7 +158,7 @@ final class AgingClock {
         }
     }
 
-    private static void submit(Registration r, StripedPool<?> pool, long now) {
+    private static void submit(Registration r, UnboundedPool<?> pool, long now) {
         try {
             Background.lane(pool).submit(() -> {
                 try {

@@ -15,17 +15,18 @@ final class CallSite extends Throwable {
     private static final long serialVersionUID = 1L;
 
     /**
-     * The library's classes whose frames sit on top of every recorded stack; frames of these
+     * The library's classes whose frames can sit on top of a recorded stack; frames of these
      * classes (and of their nested classes and lambdas) are cut from the top, so that a report
-     * starts at the caller's line.
+     * starts at the caller's line. Not {@code CallSite} itself: the JVM leaves a throwable's own
+     * constructor frames out of its stack.
      */
     private static final String[] OWN_CLASSES = {
-            CallSite.class.getName(),
             LeakDetectingPool.class.getName(),
+            BoundedPool.class.getName(),
             LeakTracker.class.getName(),
             TrackedLease.class.getName(),
             Lease.class.getName(),
-            StripedPool.class.getName(),
+            UnboundedPool.class.getName(),
     };
 
     /** Marks an event whose stack was not recorded; shared, never thrown, never printed. */

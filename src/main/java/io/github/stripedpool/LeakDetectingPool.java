@@ -217,6 +217,56 @@ final class LeakDetectingPool<T> implements Pool<T> {
         }
     }
 
+    // ---------------------------------------------------------------- sampling inside an engine
+
+    /*
+     * An unbounded pool under SAMPLED decides on its own acquire path, with a per-thread
+     * countdown, which acquisitions to track, and is returned to the caller itself: this object
+     * then only keeps the table and reports, and is never called on an untracked acquisition
+     * while nothing is tracked.
+     */
+
+    /** Tracks an acquisition the engine sampled. */
+    void trackSampled(T x) {
+        track(x);
+    }
+
+    /** An untracked acquisition: retires the tracker of an earlier, released acquisition of x. */
+    void acquiredUntracked(T x) {
+        if (!table.isEmpty()) {
+            table.untrack(x);
+        }
+    }
+
+    /** Whether nothing is tracked: the engine skips {@link #releasedSampled} then. */
+    boolean nothingTracked() {
+        return table.isEmpty();
+    }
+
+    /**
+     * Checks the release of {@code x} by an engine that samples: marks its tracker released,
+     * or throws on the second release of a tracked object. The engine then pools {@code x}.
+     */
+    void releasedSampled(T x) {
+        LeakTracker t = table.find(x);
+        if (t != null && !t.markReleased(CallSite.UNRECORDED)) {
+            throw doubleRelease(x, t);
+        }
+    }
+
+    /** Whether {@code x} is tracked and not released: its lease records where it is closed. */
+    boolean borrowedAndTracked(T x) {
+        if (table.isEmpty()) {
+            return false;
+        }
+        LeakTracker t = table.find(x);
+        return t != null && !t.released();
+    }
+
+    long leakCount() {
+        return leaks.get();
+    }
+
     /** Trackers in the table (borrowed, or released and not yet retired); for tests. */
     int tracked() {
         return table.size();

@@ -56,11 +56,24 @@ final class LeakSettings {
         }
     }
 
-    /** The engine itself when disabled, else the engine wrapped in a leak-detecting pool. */
+    /**
+     * The engine itself when disabled, or when it is an unbounded pool sampling on its own (it
+     * decides which acquisitions to track on its acquire path, see
+     * {@link UnboundedPool#sampler}); else the engine wrapped in a leak-detecting pool.
+     */
     <T> Pool<T> wrap(Pool<T> engine) {
-        return level == LeakDetection.DISABLED
-                ? engine
-                : new LeakDetectingPool<>(engine, level, interval, listener);
+        if (level == LeakDetection.DISABLED
+                || level == LeakDetection.SAMPLED && engine instanceof UnboundedPool) {
+            return engine;
+        }
+        return new LeakDetectingPool<>(engine, level, interval, listener);
+    }
+
+    /** For an unbounded engine under SAMPLED: the table and reporter it samples into, else null. */
+    <T> LeakDetectingPool<T> samplerFor(Pool<T> engine) {
+        return level == LeakDetection.SAMPLED
+                ? new LeakDetectingPool<>(engine, level, interval, listener)
+                : null;
     }
 
     static LeakDetection levelFromProperty() {

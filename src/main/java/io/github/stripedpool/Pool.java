@@ -71,8 +71,9 @@ public interface Pool<T> extends AutoCloseable {
      * @return an object that belongs to the caller until {@link #release(Object) released}
      * @throws PoolClosedException if the pool is closed
      * @throws ObjectCreationException if the factory threw an exception, checked or not, or
-     *         returned null (the cause is kept); an {@link Error} the factory throws, such as
-     *         {@link OutOfMemoryError}, reaches the caller as it is
+     *         returned null (the cause is kept); an {@link Error} thrown by the factory (say
+     *         {@link OutOfMemoryError}) is not wrapped: it propagates as it is, and nothing was
+     *         taken from the pool
      * @throws PoolTimeoutException if the pool is bounded and no object came within the timeout
      * @throws PoolInterruptedException if the pool is bounded and the waiting thread was
      *         interrupted (its interrupt status stays set)
@@ -105,12 +106,23 @@ public interface Pool<T> extends AutoCloseable {
      * Gives an object back. The reset hook runs first, on the calling thread, before the object
      * can reach any other thread. If the reset hook throws, the object is destroyed instead of
      * pooled and the failure is logged and counted in {@link PoolStats#hookFailures()}; it is not
-     * thrown to the caller. If the pool is closed, or is unbounded and already holds
-     * {@link PoolBuilder#maxIdle maxIdle} idle objects, the object is destroyed. A bounded pool
+     * thrown to the caller, unless it is a {@link VirtualMachineError} ({@link OutOfMemoryError},
+     * {@link StackOverflowError}): that one is rethrown once the object has been destroyed and
+     * counted, because the JVM is in trouble and the caller must hear of it. The same holds for
+     * the destroy hook when a release destroys an object on the caller's thread. If the pool is
+     * closed, or is unbounded and already holds {@link PoolBuilder#maxIdle maxIdle} idle objects,
+     * the object is destroyed. A bounded pool
      * hands it to the thread that has waited longest, if any.
      *
      * @param object an object this pool handed out and that was not released since
      * @throws NullPointerException if {@code object} is null
+     * @throws IllegalStateException on a double release the pool can see without cost: an
+     *         unbounded pool catches the release of an object that is idle in the calling
+     *         thread's private slot, or that the calling thread released last to the shared
+     *         tier and has not acquired since (the common bug: the same object released twice
+     *         in a row on one thread). Double releases across threads, on virtual threads, or
+     *         of an object that went through other hands in between are not caught;
+     *         {@link LeakDetection#PARANOID} catches every one
      */
     void release(T object);
 
@@ -150,7 +162,9 @@ public interface Pool<T> extends AutoCloseable {
 
     /**
      * Closes the pool: destroys every idle object now, and every object in use when it comes
-     * back. Idempotent; never throws (a throwing destroy hook is logged and counted).
+     * back. Idempotent (a second call destroys whatever a release racing the first one left).
+     * A destroy hook that throws is logged and counted, and close goes on; if it threw a
+     * {@link VirtualMachineError}, close rethrows the first one after all the work is done.
      */
     @Override
     void close();

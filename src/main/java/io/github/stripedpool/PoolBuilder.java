@@ -430,7 +430,7 @@ public final class PoolBuilder<T> {
         LeakSettings leaks = LeakSettings.resolve(leakDetection, leakSamplingInterval, onLeak);
         String n = name != null ? name : "pool-" + UNNAMED.incrementAndGet();
         Pool<T> pool = leaks.wrap(maxTotal > 0 ? BoundedPool.start(checkBounded(), n)
-                : new StripedPool<>(checkUnbounded(), n));
+                : new UnboundedPool<>(checkUnbounded(), n));
         FlightRecorderEvents.register(pool, maxTotal > 0);
         return pool;
     }

@@ -7,6 +7,18 @@ package io.github.stripedpool;
  * snapshot taken while other threads work is not one instant: each counter is exact, but two
  * counters may disagree by the operations that ran in between. When the pool is quiescent (no
  * call in progress), {@code created() - dropped() == idle() + inUse()}.
+ *
+ * <p>One rare race of an unbounded pool without a destroy hook: its private slots are read and
+ * written without atomic instructions, and aging (or close) may forget an idle object at the
+ * very instant its owner takes it. The owner keeps using the object (nothing is destroyed), and
+ * the counters record it as dropped while the acquisition that got it is not counted as a hit:
+ * the identity above still holds, but {@code dropped()} is one higher, and {@code acquired()},
+ * {@code privateHits()} and {@code inUse()} one lower, than the truth for each such race
+ * ({@code created() - dropped() <= idle() + true in-use count}). Under aging at its default
+ * interval it is vanishingly rare; a pool with a destroy hook counts exactly.
+ *
+ * <p>{@link #privateHits()} of an unbounded pool is derived, not counted: objects put in private
+ * slots, minus those taken out by anyone but their owner's acquire, minus those still there.
  */
 public final class PoolStats {
     private final String name;

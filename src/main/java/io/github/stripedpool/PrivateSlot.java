@@ -5,101 +5,138 @@ import java.lang.invoke.VarHandle;
 
 /**
  * A platform thread's own slot in one pool: at most one idle object, the thread's counters and
- * its home stripe. Reached through the pool's {@code ThreadLocal}, and also from the pool's
- * registry so that aging and close can empty slots of threads that went idle or died.
+ * its home stripe. Found through the pool's thread-id table (or its {@code ThreadLocal} when the
+ * table entry belongs to another thread), and through the pool's registry by aging, close and
+ * {@code stats()}.
  *
- * <p>Concurrency. {@link #item} moves {@code null -> x} only by its owner (release) and
- * {@code x -> null} by the owner (acquire), by aging (the object sat idle two cycles, or the
- * owner died) or by close. Every transition is a compare-and-set, so the object goes to exactly
- * one of them. The owner's CAS is uncontended and its cache line stays in the owner's core
- * except in the rare instant aging looks at it, so it costs a locked instruction but no
- * coherence traffic. It cannot be a plain write: an owner that read {@code x} and wrote null
- * while aging took {@code x} would hand out an object that aging destroys. Taking from an idle
- * thread without the owner's cooperation needs either a read-modify-write or a store-load fence
- * on the owner's side; this class uses the cheaper of the two, once per transition.
+ * <p>Who writes {@link #item}. Only the owner ever writes a non-null value ({@link #put}). A
+ * value goes from {@code x} to null when the owner takes it ({@link #take}) or when a third
+ * party (aging, close, {@code stats()} of a closed pool) takes it with {@link #takeFromOutside},
+ * a compare-and-set from the object it read, so that a third party never erases an object put
+ * after it looked: a CAS from {@code x} succeeds only while {@code x} itself is in the slot.
  *
- * <p>{@link #stamp} is written by the owner with a plain write before the CAS that publishes the
- * object, and read by aging after it has read the object; a stale stamp can only make an object
- * look younger (it was re-released in between), which delays its aging by a cycle.
+ * <p>Two modes, fixed when the slot is made ({@link #exact}):
+ * <ul>
+ *   <li><b>Plain</b> (a pool without a destroy hook). The owner takes with a plain read and a
+ *       plain write of null, and puts with a release store: no atomic instruction. A third party
+ *       only <em>forgets</em> what it takes from the slot of a live owner (it drops the pool's
+ *       reference and counts it), and never hands it out or destroys it, so if the owner took
+ *       the same object at the same instant, the owner simply keeps using it: nothing is ever
+ *       used after being destroyed, because nothing is destroyed. The only trace of that race
+ *       is in the counters: the object counts as dropped although its owner got it. The objects
+ *       of a dead owner are reused (put back in the stripes); that is safe because
+ *       {@code Thread.isAlive()} returning false orders every write of the dead owner before
+ *       the reader.</li>
+ *   <li><b>Exact</b> (a pool with a destroy hook). A third party destroys what it takes, so the
+ *       owner's take must exclude it: it is a compare-and-set. On the JVM there is no way
+ *       around a read-modify-write or a store-load fence on the owner's side for that
+ *       ("Laws of Order", Attiya et al., POPL 2011; asymmetric fences through safepoints are not
+ *       sound, and biased locking is gone, JEP 374). The put is a compare-and-set too, because
+ *       the close handshake needs a store-load order: the releaser publishes its object and
+ *       then reads the closed flag, close sets the flag and then reads the slot (a Dekker pair),
+ *       so that one of them sees the other and the object is destroyed exactly once.</li>
+ * </ul>
  *
- * <p>The counters are plain {@code long} fields written by the owner only, with plain
- * increments: a version with opaque array accesses cost a third of the whole private-slot cycle.
- * {@link Pool#stats()} reads them racily; every 64-bit JVM writes an aligned {@code long} in one
- * instruction, so a reader sees an old or a new value, never a torn one, and a snapshot that is a
- * few operations old is what monitoring asks for.
+ * <p>Counters are plain fields written by the owner only. The fast path counts one thing, the
+ * puts ({@link #puts}); a private hit is derived: {@code puts - taken from outside - objects
+ * still in a slot}. {@link Pool#stats()} reads the fields racily; every 64-bit JVM writes an
+ * aligned {@code long} in one instruction, so a reader sees an old or a new value, never a torn
+ * one. {@link #puts} also tells aging whether the slot was used since its last cycle: an object
+ * in a slot whose puts did not move through a whole cycle has been idle that long.
  */
 final class PrivateSlot extends PrivateSlotFields {
     long t00, t01, t02, t03, t04, t05, t06, t07, t08, t09, t10, t11, t12, t13, t14, t15;
 
     private static final VarHandle ITEM;
+    private static final VarHandle REAPED;
 
     static {
         try {
-            ITEM = MethodHandles.lookup().findVarHandle(PrivateSlotFields.class, "item", Object.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            ITEM = l.findVarHandle(PrivateSlotFields.class, "item", Object.class);
+            REAPED = l.findVarHandle(PrivateSlotFields.class, "reaped", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    PrivateSlot(Thread owner, int home, boolean mayPark) {
-        super(owner, home, mayPark);
+    PrivateSlot(Thread owner, int home, boolean exact) {
+        this(owner, home, exact, false);
     }
 
-    /** The owner takes its parked object, or gets null if the slot is empty or was emptied. */
+    PrivateSlot(Thread owner, int home, boolean exact, boolean sampled) {
+        super(owner, home, exact, sampled);
+    }
+
+    /** The owner takes its object, or gets null if the slot is empty (or was just emptied). */
     Object take() {
         Object x = item;
-        return x != null && ITEM.compareAndSet(this, x, null) ? x : null;
-    }
-
-    /** The owner parks {@code x}; false if the slot is occupied (or this thread has no permit). */
-    boolean park(Object x, int epoch) {
-        if (!mayPark || item != null) {
-            return false;
+        if (x == null) {
+            return null;
         }
-        stamp = epoch;
-        return ITEM.compareAndSet(this, null, x);
+        if (!exact) {
+            item = null; // plain: a third party only forgets, see the class comment
+            return x;
+        }
+        return ITEM.compareAndSet(this, x, null) ? x : null;
     }
 
-    /** Any thread (aging, close) takes {@code x} if it is still the slot's object. */
+    /**
+     * The owner puts {@code x} in its empty slot. Counts the put before publishing it, so that
+     * aging, which reads the object with acquire, sees the count that goes with it.
+     */
+    void put(Object x) {
+        puts++;
+        if (exact) {
+            ITEM.compareAndSet(this, null, x); // only the owner writes non-null: always succeeds
+        } else {
+            ITEM.setRelease(this, x);
+        }
+    }
+
+    /** Any thread (aging, close, stats of a closed pool) takes {@code x} if it is still there. */
     boolean takeFromOutside(Object x) {
         return ITEM.compareAndSet(this, x, null);
     }
 
+    /** The slot's object as a third party sees it. */
     Object peek() {
-        return item;
+        return ITEM.getAcquire(this);
     }
 
-    int stamp() {
-        return stamp;
-    }
-
-    /** Increments a counter; slow paths only, the fast paths increment their field directly. */
-    void inc(int counter) {
-        switch (counter) {
-            case Counts.CREATED: created++; break;
-            case Counts.DROPPED: dropped++; break;
-            case Counts.RELEASED: released++; break;
-            case Counts.HIT_PRIVATE: privateHits++; break;
-            case Counts.HIT_HOME: homeHits++; break;
-            case Counts.HIT_STOLEN: stolenHits++; break;
-            case Counts.HIT_VICTIM: victimHits++; break;
-            case Counts.MISS: misses++; break;
-            case Counts.HOOK_FAILURE: hookFailures++; break;
-            default: throw new IllegalArgumentException("no counter " + counter);
-        }
+    /** Claims the reaping of a dead owner's slot: true for exactly one caller. */
+    boolean claimReap() {
+        return REAPED.compareAndSet(this, 0, 1);
     }
 
     /** Adds this slot's counters into {@code sums} (indexed like {@link Counts}). */
     void sumInto(long[] sums) {
         sums[Counts.CREATED] += created;
         sums[Counts.DROPPED] += dropped;
-        sums[Counts.RELEASED] += released;
-        sums[Counts.HIT_PRIVATE] += privateHits;
+        sums[Counts.RELEASED] += sharedReleases;
+        sums[Counts.PUTS] += puts;
+        sums[Counts.SLOT_TAKEN] += selfTaken;
         sums[Counts.HIT_HOME] += homeHits;
         sums[Counts.HIT_STOLEN] += stolenHits;
         sums[Counts.HIT_VICTIM] += victimHits;
         sums[Counts.MISS] += misses;
         sums[Counts.HOOK_FAILURE] += hookFailures;
+    }
+
+    /** Increments a counter; slow paths only. */
+    void inc(int counter) {
+        switch (counter) {
+            case Counts.CREATED: created++; break;
+            case Counts.DROPPED: dropped++; break;
+            case Counts.RELEASED: sharedReleases++; break;
+            case Counts.SLOT_TAKEN: selfTaken++; break;
+            case Counts.HIT_HOME: homeHits++; break;
+            case Counts.HIT_STOLEN: stolenHits++; break;
+            case Counts.HIT_VICTIM: victimHits++; break;
+            case Counts.MISS: misses++; break;
+            case Counts.HOOK_FAILURE: hookFailures++; break;
+            default: throw new IllegalArgumentException("no slot counter " + counter);
+        }
     }
 
     /** Whether the owner has terminated; its last write then happens-before this returning true. */
@@ -110,23 +147,48 @@ final class PrivateSlot extends PrivateSlotFields {
 
 /** The slot's fields, between {@link PadHead} and the tail padding of {@link PrivateSlot}. */
 abstract class PrivateSlotFields extends PadHead {
+    /** The idle object, or null. Plain field; the access mode is chosen at each access. */
     @jdk.internal.vm.annotation.Contended("slot")
-    volatile Object item;
-    int stamp;
-    long created, dropped, released, privateHits, homeHits, stolenHits, victimHits, misses,
-            hookFailures;
+    Object item;
+    /** Whether third parties may destroy what they take, so the owner must use CAS. */
+    final boolean exact;
+    /**
+     * Whether the owner's cycle may take the plain fast path: no destroy hook (not
+     * {@link #exact}) and no sampled leak detection.
+     */
+    final boolean plain;
+    /** Sampled leak detection: acquisitions until the next tracked one. Owner only. */
+    int countdown;
+    /** Whether this thread holds one of the pool's private-slot permits; owner only. */
+    boolean mayPut;
+    /**
+     * The object this thread last released to a stripe, until it acquires it back: a release of
+     * the same object again is a double release. Owner only.
+     */
+    Object lastShared;
+    /** Owner-written counters. {@code puts} is the only one on the fast path. */
+    long puts, selfTaken, sharedReleases, created, dropped, homeHits, stolenHits, victimHits,
+            misses, hookFailures;
+    /** Aging epoch in which this thread last tried for a permit; owner only. */
+    int permitTry = -1;
+    /** Index of the stripe whose capacity this slot's permit reserved, or -1. Owner, then reaper. */
+    int permitStripe = -1;
     final int home;
-    /** Whether this thread got one of the pool's private-slot permits (see {@code maxIdle}). */
-    final boolean mayPark;
     /**
      * Strong, so that the pool's thread-id table can tell its entry's owner by identity; a dead
-     * thread's object is kept only until the next aging cycle reaps its slot.
+     * thread's slot is reaped by the next thread that starts using the pool, or by aging.
      */
     final Thread owner;
+    /** Aging thread only: {@link #puts} at the last cycle, and whether an object was there. */
+    long agingPuts = -1;
+    boolean agingSawItem;
+    /** 0 until the slot of a dead owner is reaped; claimed by CAS. */
+    volatile int reaped;
 
-    PrivateSlotFields(Thread owner, int home, boolean mayPark) {
+    PrivateSlotFields(Thread owner, int home, boolean exact, boolean sampled) {
         this.owner = owner;
         this.home = home;
-        this.mayPark = mayPark;
+        this.exact = exact;
+        this.plain = !exact && !sampled;
     }
 }

@@ -5,36 +5,53 @@ import java.lang.invoke.VarHandle;
 import java.util.function.Consumer;
 
 /**
- * One shared stack of idle objects. A pool has about one stripe per processor; each thread has a
- * home stripe, and takes from the others only when its own is empty.
+ * One shared pile of idle objects. A pool has about one stripe per processor; each thread has a
+ * home stripe, and takes from the others only when its own has nothing.
  *
- * <p>Concurrency. The stack is an array of slots, each either null or holding one idle object.
- * The only transitions of a slot are {@code null -> x} (push) and {@code x -> null} (pop, steal,
- * aging, close), and each is a compare-and-set on that slot. This is the whole correctness
- * argument: an object placed in a slot is taken out by exactly one successful compare-and-set,
- * so no two threads ever receive it, and a slot is never overwritten, so nothing is lost. The
- * CAS also publishes the object with release/acquire ordering, so the taker sees everything the
- * releasing thread wrote to it, including its reset. No ABA problem can arise: a CAS from
- * {@code x} to null that succeeds takes {@code x} while it is idle in that slot, whatever
- * happened to the slot in between.
+ * <p>Structure. An array of slots, each null or holding one idle object, and one 64-bit
+ * {@link #state} that packs two numbers: {@code count}, the objects in the stripe plus the pushes
+ * and pops in flight, and {@code limit}, the capacity left to objects (the slots minus the
+ * capacity lent to private slots as permits, see {@link #lendPermit}).
  *
- * <p>{@link #top} is a hint, not a size: one past the highest slot a push or pop last used.
- * Every thread writes it with plain writes, and races may leave it too high (a scan then meets a
- * few nulls) or too low (an object above it stays unseen by pops until a push scans past it or
- * the next aging cycle repairs the hint). Both are benign: the hint only decides where scans
- * start. Keeping pushes and pops at the top makes the stripe a LIFO, so a steady load reuses the
- * same few warm objects and the ones at the bottom age out.
+ * <p>Exclusivity. A slot changes only by compare-and-set: {@code null -> x} (push) and
+ * {@code x -> null} (pop, steal, aging, close). An object placed in a slot is taken out by
+ * exactly one successful CAS, and a slot is never overwritten. The CAS also publishes the
+ * object with release/acquire ordering, so the taker sees the releasing thread's writes,
+ * including its reset. A CAS from {@code x} to null that succeeds takes {@code x} while it is
+ * idle in that slot, whatever happened to the slot in between: there is no ABA problem.
  *
- * <p>{@link #stamps} holds, per slot, the pool's aging epoch when the object was pushed: aging
- * drops objects whose stamp is two epochs old, and a pop tells a victim (stamp older than the
- * current epoch) from a young object. A stamp is written with a plain write before the
+ * <p>Capacity, exactly. A push first reserves by a CAS of {@code state} that raises
+ * {@code count} only while {@code count < limit}; a pop lowers it after its slot CAS. So
+ * {@code count >= objects in slots} at every instant, and a push that reserved always has a
+ * free slot to find: objects in slots {@code <= count - 1 < limit <= slots}. A push reports
+ * "full" only when {@code count} has reached {@code limit}, never because it missed a free
+ * slot, so the stripe never destroys objects while it has room.
+ *
+ * <p>No object is hidden. A pop visits every slot once, starting at the {@link #hint} and
+ * going down, wrapping around, and takes the first fitting object by CAS. If an object sits in
+ * a slot for the whole scan, the scan reads it there and its CAS succeeds (the slot still holds
+ * it): a pop that returns null has seen every slot without a fitting object at the moment it
+ * looked. A push that finds every slot taken in one pass retries: some slot was free at every
+ * instant, so each failed pass means other operations completed meanwhile (lock-free). The
+ * {@link #hint} (one past the slot last used) is written with plain writes by every thread and
+ * only decides where scans start, so a stale hint costs a longer scan, never a lost object:
+ * this replaces the earlier design, in which a hint that went too low hid objects from every
+ * pop and made pushes see the stripe full, so that a load holding two to four objects per
+ * thread created and destroyed objects while idle ones piled up unseen (issue 9).
+ *
+ * <p>Order. Pushes start at the hint going up and pops at the hint going down, so a steady load
+ * keeps reusing the same few warm objects near the hint (LIFO-like) and the others age out.
+ *
+ * <p>Ages. {@link #stamps} holds, per slot, the pool's aging epoch when the object was pushed:
+ * aging drops objects whose stamp is two epochs old, and a pop tells a victim (stamp older than
+ * the current epoch) from a young object. A stamp is written with a plain write before the
  * publishing CAS. Two pushers racing for one slot may leave the loser's stamp on the winner's
  * object; both are the current epoch or one apart, so the object ages at most one cycle late.
  *
- * <p>Layout. {@link PadHead} and the tail fields below keep {@code top} 128 bytes from any other
- * object's fields; the arrays carry {@link #PAD} unused elements at both ends for the same
- * reason. {@code @Contended} adds the JVM's own padding when {@code -XX:-RestrictContended} is
- * set.
+ * <p>Layout. {@link PadHead} and the tail fields below keep {@code state} and {@code hint} 128
+ * bytes from any other object's fields; the arrays carry {@link #PAD} unused elements at both
+ * ends for the same reason. {@code @Contended} adds the JVM's own padding when
+ * {@code -XX:-RestrictContended} is set.
  */
 final class Stripe extends StripeFields {
     long t00, t01, t02, t03, t04, t05, t06, t07, t08, t09, t10, t11, t12, t13, t14, t15;
@@ -43,80 +60,152 @@ final class Stripe extends StripeFields {
     static final int PAD = 32;
 
     private static final VarHandle ITEMS = MethodHandles.arrayElementVarHandle(Object[].class);
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(StripeFields.class, "state", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     Stripe(int capacity) {
         super(capacity, new Object[PAD + capacity + PAD], new int[PAD + capacity + PAD]);
+        this.state = pack(0, capacity);
+    }
+
+    private static long pack(int count, int limit) {
+        return ((long) limit << 32) | (count & 0xFFFF_FFFFL);
+    }
+
+    private static int count(long s) {
+        return (int) s;
+    }
+
+    private static int limit(long s) {
+        return (int) (s >>> 32);
+    }
+
+    /** Reserves room for one object: false if the stripe holds (or is about to hold) its limit. */
+    private boolean reserve() {
+        for (;;) {
+            long s = (long) STATE.getVolatile(this);
+            if (count(s) >= limit(s)) {
+                return false;
+            }
+            if (STATE.compareAndSet(this, s, s + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Gives back the room of an object taken out of a slot (count is at least 1 here). */
+    private void taken() {
+        STATE.getAndAdd(this, -1L);
     }
 
     /**
-     * Places {@code x} in the first free slot at or above the hint.
+     * Places {@code x} in a free slot, starting at the hint and going up.
      *
-     * @return the slot's index, or -1 if the stripe looks full (the caller tries elsewhere or
+     * @return the slot's index, or -1 if the stripe is full (the caller tries elsewhere or
      *         drops {@code x})
      */
     int push(Object x, int stamp) {
+        if (!reserve()) {
+            return -1;
+        }
         final Object[] items = this.items;
         final int[] stamps = this.stamps;
         final int cap = capacity;
-        for (int i = top; i < cap; i++) {
-            int k = PAD + i;
-            if (items[k] == null) { // plain read: only a hint, the CAS decides
-                stamps[k] = stamp;
-                if (ITEMS.compareAndSet(items, k, null, x)) {
-                    top = i + 1;
-                    return k;
+        int i = Math.min(Math.max(hint, 0), cap - 1);
+        for (;;) { // a free slot exists at every instant: see the class comment
+            for (int n = 0; n < cap; n++) {
+                int k = PAD + i;
+                if (ITEMS.getOpaque(items, k) == null) { // only a hint, the CAS decides
+                    stamps[k] = stamp;
+                    if (ITEMS.compareAndSet(items, k, null, x)) {
+                        hint = i + 1;
+                        return k;
+                    }
                 }
+                i = i + 1 == cap ? 0 : i + 1;
             }
         }
-        return -1;
     }
 
     /**
-     * Takes the top object if it is young (pushed in the current epoch).
+     * Takes a young object (pushed in the current epoch).
      *
-     * @return the object, or null if the stripe is empty or its top object is a victim
+     * @return the object, or null if none was seen
      */
     Object popYoung(int epoch) {
         return pop(epoch, false);
     }
 
-    /** Takes the top object whatever its age, or returns null if the stripe is empty. */
+    /** Takes an object whatever its age, or returns null if none was seen. */
     Object popAny(int epoch) {
         return pop(epoch, true);
     }
 
     private Object pop(int epoch, boolean victimsToo) {
+        if (count((long) STATE.getVolatile(this)) == 0) {
+            return null;
+        }
         final Object[] items = this.items;
         final int[] stamps = this.stamps;
-        final int t = top;
-        for (int i = t - 1; i >= 0; i--) {
+        final int cap = capacity;
+        int i = Math.min(Math.max(hint, 1), cap) - 1;
+        for (int n = 0; n < cap; n++) {
             int k = PAD + i;
             Object x = ITEMS.getAcquire(items, k);
-            if (x == null) {
-                continue;
-            }
-            if (!victimsToo && epoch - stamps[k] > 0) {
-                return null; // LIFO: below a victim there are only victims
-            }
-            if (ITEMS.compareAndSet(items, k, x, null)) {
-                top = i;
+            if (x != null && (victimsToo || epoch - stamps[k] <= 0)
+                    && ITEMS.compareAndSet(items, k, x, null)) {
+                taken();
+                hint = i;
                 return x;
             }
-        }
-        if (t != 0 && top == t) {
-            top = 0; // scanned to the bottom and found nothing: let the next pop start at once
+            i = i == 0 ? cap - 1 : i - 1;
         }
         return null;
     }
 
-    /** Whether any slot below the hint may hold an object; a cheap check before stealing. */
+    /**
+     * Whether the stripe holds no object and has none on the way in: a cheap check before
+     * stealing. A stripe that is not empty may still have nothing for a pop to take (a push in
+     * flight, or only victims).
+     */
     boolean looksEmpty() {
-        return top == 0;
+        return count((long) STATE.getOpaque(this)) == 0;
+    }
+
+    /**
+     * Lends one unit of capacity to a private slot (a permit), so that the idle objects of the
+     * stripes and of the private slots together never exceed {@code maxIdle}.
+     *
+     * @return false if the stripe has no room to lend
+     */
+    boolean lendPermit() {
+        for (;;) {
+            long s = (long) STATE.getVolatile(this);
+            int limit = limit(s);
+            if (count(s) >= limit) {
+                return false;
+            }
+            if (STATE.compareAndSet(this, s, pack(count(s), limit - 1))) {
+                return true;
+            }
+        }
+    }
+
+    /** Takes back a unit lent by {@link #lendPermit}. */
+    void returnPermit() {
+        STATE.getAndAdd(this, 1L << 32);
     }
 
     /**
      * Takes every object whose stamp is at least two epochs old and hands it to {@code drop},
-     * then repairs the hint to one past the highest occupied slot.
+     * which must not throw.
      *
      * @return the number of objects dropped
      */
@@ -124,25 +213,19 @@ final class Stripe extends StripeFields {
         final Object[] items = this.items;
         final int[] stamps = this.stamps;
         int dropped = 0;
-        int highest = -1;
         for (int i = 0; i < capacity; i++) {
             int k = PAD + i;
             Object x = ITEMS.getAcquire(items, k);
-            if (x == null) {
-                continue;
-            }
-            if (epoch - stamps[k] >= 2 && ITEMS.compareAndSet(items, k, x, null)) {
+            if (x != null && epoch - stamps[k] >= 2 && ITEMS.compareAndSet(items, k, x, null)) {
+                taken();
                 drop.accept(x);
                 dropped++;
-            } else {
-                highest = i;
             }
         }
-        top = highest + 1; // racy like every write of the hint; see the class comment
         return dropped;
     }
 
-    /** Takes every object out and hands it to {@code sink}; used by close. */
+    /** Takes every object out and hands it to {@code sink}, which must not throw; used by close. */
     int drain(Consumer<Object> sink) {
         final Object[] items = this.items;
         int n = 0;
@@ -150,6 +233,7 @@ final class Stripe extends StripeFields {
             int k = PAD + i;
             Object x = ITEMS.getAcquire(items, k);
             if (x != null && ITEMS.compareAndSet(items, k, x, null)) {
+                taken();
                 sink.accept(x);
                 n++;
             }
@@ -162,7 +246,22 @@ final class Stripe extends StripeFields {
      * it since; used by a release that raced close.
      */
     boolean takeBack(int k, Object x) {
-        return ITEMS.compareAndSet(items, k, x, null);
+        if (ITEMS.compareAndSet(items, k, x, null)) {
+            taken();
+            return true;
+        }
+        return false;
+    }
+
+    /** Whether {@code x} is idle in this stripe now; a scan, for the slow paths only. */
+    boolean holds(Object x) {
+        final Object[] items = this.items;
+        for (int i = 0; i < capacity; i++) {
+            if (ITEMS.getOpaque(items, PAD + i) == x) {
+                return true;
+            }
+        }
+        return false;
     }
 
     int countIdle() {
@@ -179,9 +278,12 @@ final class Stripe extends StripeFields {
 
 /** The stripe's fields, between {@link PadHead} and the tail padding of {@link Stripe}. */
 abstract class StripeFields extends PadHead {
-    /** Hint: one past the highest slot last used. Written by every thread that uses the stripe. */
+    /** {@code limit << 32 | count}; changed by CAS and atomic adds only (see {@link Stripe}). */
     @jdk.internal.vm.annotation.Contended("stripe")
-    int top;
+    volatile long state;
+    /** Where scans start: one past the slot last used. Plain, racy, always within [0, capacity]. */
+    @jdk.internal.vm.annotation.Contended("stripe")
+    int hint;
     final int capacity;
     /** Slots {@code [PAD, PAD + capacity)}; the ends are padding. */
     final Object[] items;

@@ -19,11 +19,14 @@
  * <h2>Conventions of the implementation</h2>
  * Stated once here, followed by every class of the package:
  * <ul>
- *   <li><b>Memory ordering is named at the access.</b> Fields that several threads write are
- *       accessed through {@link java.lang.invoke.VarHandle}s, and the access mode in the call
- *       ({@code getAcquire}, {@code setOpaque}, {@code compareAndSet}) is the ordering the code
- *       relies on. A plain access to a shared field is a tolerated race and carries a comment
- *       saying why it is benign.</li>
+ *   <li><b>Memory ordering is named at the access, or in the field's comment.</b> Where a
+ *       field's accesses need different orderings, they go through a
+ *       {@link java.lang.invoke.VarHandle} and the access mode in the call ({@code getAcquire},
+ *       {@code setRelease}, {@code compareAndSet}) is the ordering the code relies on. Fields
+ *       with one ordering everywhere are declared {@code volatile} (or final). Plain accesses to a
+ *       field another thread reads are deliberate races (an owner's plain take of its private
+ *       slot, owner-written counters read by {@code stats()}, a stripe's scan hint); the class
+ *       comment of the class that owns the field says why each is benign.</li>
  *   <li><b>Padding.</b> Anything written on a hot path by one thread and placed where another
  *       thread's hot data could sit is kept 128 bytes away from it (two 64-byte lines, because
  *       adjacent-line prefetchers fetch lines in pairs). Objects get it from the class hierarchy

@@ -140,7 +140,7 @@ class BadInputTest {
             pool.release(x);
             assertBalanced(pool);
         }
-        try (StripedPool<Tracked> pool = PoolAssertions.engine(
+        try (UnboundedPool<Tracked> pool = PoolAssertions.engine(
                 objects.builder().agingInterval(Duration.ofSeconds(Long.MAX_VALUE)), "never-ages")) {
             pool.release(pool.acquire());
             pool.onGarbageCollection(System.nanoTime() + Long.MAX_VALUE / 2);

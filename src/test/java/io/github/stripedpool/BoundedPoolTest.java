@@ -41,7 +41,7 @@ class BoundedPoolTest {
         try (Pool<Tracked> bounded = objects.builder().maxTotal(2).build();
              Pool<Tracked> unbounded = objects.builder().build()) {
             assertInstanceOf(BoundedPool.class, bounded);
-            assertInstanceOf(StripedPool.class, unbounded);
+            assertInstanceOf(UnboundedPool.class, unbounded);
         }
     }
 

@@ -64,7 +64,7 @@ class LeakFalsePositiveTest {
         leakCanary(pool);
         List<LeakReport> got = reports.await(1);
         LeakTesting.gcUntil("released trackers are gone",
-                () -> ((LeakDetectingPool<Buffer>) pool).tracked() <= 1);
+                () -> LeakTesting.tracked(pool) <= 1);
         assertEquals(1, reports.soFar().size(), () -> "false positive: " + reports.soFar().get(1));
         assertEquals("leakCanary", got.get(0).stackTrace()[0].getMethodName());
         assertEquals(1, pool.stats().leaks());

@@ -34,13 +34,13 @@ class LeakSamplingTest {
                 List<Buffer> held = new ArrayList<>();
                 leakMany(pool, LEAKS, held);
                 // Counted while the buffers are still reachable: no tracker has been reaped yet.
-                int tracked = ((LeakDetectingPool<Buffer>) pool).tracked();
+                int tracked = LeakTesting.tracked(pool);
                 held.clear();
                 // Binomial(4000, 1/16): mean 250, standard deviation 15.3; 6 deviations either side.
                 assertTrue(tracked >= 158 && tracked <= 342, "tracked " + tracked + " of " + LEAKS);
 
                 assertEquals(tracked, reports.await(tracked).size());
-                LeakTesting.gcUntil("the tracker table empties", () -> ((LeakDetectingPool<Buffer>) pool).tracked() == 0);
+                LeakTesting.gcUntil("the tracker table empties", () -> LeakTesting.tracked(pool) == 0);
                 assertEquals(tracked, reports.soFar().size(), "exactly the tracked leaks are reported");
                 assertEquals(tracked, pool.stats().leaks());
                 assertTrue(LeakTesting.hasFrame(reports.taken.get(0).stackTrace(), "leakMany"));
@@ -63,11 +63,11 @@ class LeakSamplingTest {
     void releasedSampledObjectsLeaveTheTableWhenReacquired() {
         Pool<Buffer> pool = Pool.builder(Buffer::new).leakDetection(LeakDetection.SAMPLED)
                 .leakSamplingInterval(4).maxIdle(1).build();
-        LeakDetectingPool<Buffer> leaky = (LeakDetectingPool<Buffer>) pool;
+        Pool<Buffer> leaky = pool;
         for (int i = 0; i < 10_000; i++) {
             Buffer b = pool.acquire();
             pool.release(b);
-            assertTrue(leaky.tracked() <= 1, "at most the one object in circulation is tracked");
+            assertTrue(LeakTesting.tracked(leaky) <= 1, "at most the one object in circulation is tracked");
         }
         pool.close();
     }

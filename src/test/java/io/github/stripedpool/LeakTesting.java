@@ -84,4 +84,12 @@ final class LeakTesting {
         }
         return false;
     }
+
+    /** Trackers in the table of a pool with leak detection, wrapped or sampling in its engine. */
+    static int tracked(Pool<?> pool) {
+        if (pool instanceof UnboundedPool && ((UnboundedPool<?>) pool).sampler != null) {
+            return ((UnboundedPool<?>) pool).sampler.tracked();
+        }
+        return ((LeakDetectingPool<?>) pool).tracked();
+    }
 }

@@ -36,8 +36,9 @@ class PaddingLayoutTest {
     }
 
     @Test
-    void stripeTopIsPaddedOnBothSides() {
-        assertHotFieldPadded(Stripe.class, "top");
+    void stripeStateAndHintArePaddedOnBothSides() {
+        assertHotFieldPadded(Stripe.class, "state");
+        assertHotFieldPadded(Stripe.class, "hint");
     }
 
     @Test
@@ -48,8 +49,9 @@ class PaddingLayoutTest {
     /** The owner's counters are written on every cycle too, so they need the same distance. */
     @Test
     void privateSlotCountersArePaddedOnBothSides() {
-        for (String counter : new String[] {"created", "dropped", "released", "privateHits",
-                "homeHits", "stolenHits", "victimHits", "misses", "hookFailures"}) {
+        for (String counter : new String[] {"puts", "selfTaken", "sharedReleases", "created",
+                "dropped", "homeHits", "stolenHits", "victimHits", "misses", "hookFailures",
+                "lastShared", "mayPut"}) {
             assertHotFieldPadded(PrivateSlot.class, counter);
         }
     }
@@ -111,18 +113,43 @@ class PaddingLayoutTest {
 
     @Test
     void hotMemoryOfDifferentStripesAndSlotsIsAtLeast128BytesApart() throws Exception {
-        try (StripedPool<Object> p = PoolAssertions.engine(
+        try (UnboundedPool<Object> p = PoolAssertions.engine(
                 Pool.builder(Object::new).maxIdle(4 * 64).stripes(4), "layout")) {
             // Three threads with private slots (this one and two others), each holding an object.
+            // The others stay alive until the check is done: a dead thread's slot is reaped.
+            java.util.concurrent.CountDownLatch used = new java.util.concurrent.CountDownLatch(2);
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+            List<Thread> others = new ArrayList<>();
             for (int t = 0; t < 2; t++) {
-                Thread th = new Thread(() -> p.release(p.acquire()));
+                Thread th = new Thread(() -> {
+                    p.release(p.acquire());
+                    used.countDown();
+                    try {
+                        done.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
                 th.start();
-                th.join();
+                others.add(th);
             }
+            used.await();
             p.release(p.acquire());
             List<PrivateSlot> slots = new ArrayList<>(registry(p));
-            assertEquals(3, slots.size());
+            try {
+                assertEquals(3, slots.size());
+                checkApart(p, slots);
+            } finally {
+                done.countDown();
+                for (Thread th : others) {
+                    th.join();
+                }
+            }
+        }
+    }
 
+    private static void checkApart(UnboundedPool<Object> p, List<PrivateSlot> slots) throws Exception {
+        {
             List<List<long[]>> owners = stableHotRegions(p.stripes(), slots);
             int checked = 0;
             for (int i = 0; i < owners.size(); i++) {
@@ -145,7 +172,7 @@ class PaddingLayoutTest {
         }
     }
 
-    private static String label(int i, StripedPool<?> p) {
+    private static String label(int i, UnboundedPool<?> p) {
         int n = p.stripes().length;
         return i < n ? "stripe " + i : "private slot " + (i - n);
     }
@@ -171,13 +198,13 @@ class PaddingLayoutTest {
     private static List<List<long[]>> hotRegions(Stripe[] stripes, List<PrivateSlot> slots)
             throws ReflectiveOperationException {
         // The field holders are reached through the padded classes that extend them.
-        long topOffset = vm.fieldOffset(Stripe.class.getSuperclass().getDeclaredField("top"));
+        long topOffset = vm.fieldOffset(Stripe.class.getSuperclass().getDeclaredField("state"));
         long[] slotHot = fieldSpan(PrivateSlot.class.getSuperclass());
         List<List<long[]>> all = new ArrayList<>();
         for (Stripe s : stripes) {
             List<long[]> r = new ArrayList<>();
             long a = vm.addressOf(s) + topOffset;
-            r.add(new long[] {a, a + 4});
+            r.add(new long[] {a, a + 8});
             if (s.capacity > 0) {
                 r.add(usedElements(s.items, "java.lang.Object", Stripe.PAD, s.capacity));
                 r.add(usedElements(s.stamps, "int", Stripe.PAD, s.capacity));
@@ -226,8 +253,8 @@ class PaddingLayoutTest {
     }
 
     @SuppressWarnings("unchecked")
-    private static Collection<PrivateSlot> registry(StripedPool<?> pool) throws ReflectiveOperationException {
-        Field f = StripedPool.class.getDeclaredField("registry");
+    private static Collection<PrivateSlot> registry(UnboundedPool<?> pool) throws ReflectiveOperationException {
+        Field f = UnboundedPool.class.getDeclaredField("registry");
         f.setAccessible(true);
         return (Collection<PrivateSlot>) f.get(pool);
     }

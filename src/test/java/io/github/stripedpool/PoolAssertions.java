@@ -38,8 +38,8 @@ final class PoolAssertions {
      * {@link PoolBuilder#build()}, which may wrap the engine (leak detection can be switched
      * on for every pool by a system property).
      */
-    static <T> StripedPool<T> engine(PoolBuilder<T> builder, String name) {
-        return new StripedPool<>(builder, name);
+    static <T> UnboundedPool<T> engine(PoolBuilder<T> builder, String name) {
+        return new UnboundedPool<>(builder, name);
     }
 
     /** The accounting invariant of a quiescent pool. */
@@ -57,7 +57,7 @@ final class PoolAssertions {
      * every earlier one that the interval check lets the cycle through, while real collections,
      * reported with the true clock, stay inside the interval and do nothing.
      */
-    static void forceAgingCycle(StripedPool<?> p) {
+    static void forceAgingCycle(UnboundedPool<?> p) {
         long before = p.stats().agingCycles();
         p.onGarbageCollection(System.nanoTime() + (before + 1) * MANUAL_AGING.toNanos());
         assertEquals(before + 1, p.stats().agingCycles(), "the forced aging cycle did not run");

@@ -79,7 +79,7 @@ public class PoolLincheckTest {
     private final AtomicInteger held = new AtomicInteger();
     private final ThreadLocal<ArrayDeque<Obj>> hand = ThreadLocal.withInitial(ArrayDeque::new);
     /** maxIdle 4 on one stripe: two private-slot permits and two stripe slots, so all paths run. */
-    private final StripedPool<Obj> pool = (StripedPool<Obj>) Pool.builder(this::make)
+    private final UnboundedPool<Obj> pool = (UnboundedPool<Obj>) Pool.builder(this::make)
             .reset(o -> o.value = 0)
             .destroy(o -> o.destroyed.incrementAndGet())
             .maxIdle(4)

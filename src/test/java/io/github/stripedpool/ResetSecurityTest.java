@@ -57,8 +57,8 @@ class ResetSecurityTest {
     private final AtomicBoolean failNextReset = new AtomicBoolean();
 
     /** One stripe unless said otherwise; aging only when a test calls {@link #age}. */
-    private StripedPool<Buffer> pool(int maxIdle, int stripes) {
-        return (StripedPool<Buffer>) Pool.builder(Buffer::new)
+    private UnboundedPool<Buffer> pool(int maxIdle, int stripes) {
+        return (UnboundedPool<Buffer>) Pool.builder(Buffer::new)
                 .reset(b -> {
                     if (failNextReset.getAndSet(false)) {
                         throw new IllegalStateException("reset failed");
@@ -77,7 +77,7 @@ class ResetSecurityTest {
      * Runs one aging cycle now. The time passed is far in the future, so the collector's own
      * clock (whose times are all earlier) never starts a cycle during the test.
      */
-    private static void age(StripedPool<?> pool) {
+    private static void age(UnboundedPool<?> pool) {
         pool.onGarbageCollection(System.nanoTime() + TimeUnit.DAYS.toNanos(2));
     }
 
@@ -103,7 +103,7 @@ class ResetSecurityTest {
 
     @Test
     void privateSlotReuseSeesNoSecret() {
-        StripedPool<Buffer> pool = pool(8, 1);
+        UnboundedPool<Buffer> pool = pool(8, 1);
         Buffer b = borrowWriteRelease(pool);
         Buffer again = pool.acquire();
         assertSame(b, again, "the same thread reuses its private-slot object");
@@ -113,7 +113,7 @@ class ResetSecurityTest {
 
     @Test
     void stripeHandoffToAnotherThreadSeesNoSecret() throws Exception {
-        StripedPool<Buffer> pool = pool(8, 1);
+        UnboundedPool<Buffer> pool = pool(8, 1);
         Buffer parked = pool.acquire();
         Buffer b = pool.acquire();
         b.writeSecret();
@@ -127,7 +127,7 @@ class ResetSecurityTest {
 
     @Test
     void stolenObjectSeesNoSecret() throws Exception {
-        StripedPool<Buffer> pool = pool(8, 2);
+        UnboundedPool<Buffer> pool = pool(8, 2);
         // First user of the pool: home stripe 0. The borrower thread is second: home stripe 1.
         Buffer parked = pool.acquire();
         Buffer b = pool.acquire();
@@ -142,7 +142,7 @@ class ResetSecurityTest {
 
     @Test
     void victimAfterAgingSeesNoSecret() throws Exception {
-        StripedPool<Buffer> pool = pool(8, 1);
+        UnboundedPool<Buffer> pool = pool(8, 1);
         Buffer parked = pool.acquire();
         Buffer b = pool.acquire();
         b.writeSecret();
@@ -157,7 +157,7 @@ class ResetSecurityTest {
 
     @Test
     void objectOfADeadThreadSeesNoSecret() throws Exception {
-        StripedPool<Buffer> pool = pool(8, 1);
+        UnboundedPool<Buffer> pool = pool(8, 1);
         // The borrower parks its object in its private slot and dies; aging moves it to the stripe.
         Buffer b = onNewThread(() -> borrowWriteRelease(pool));
         age(pool);
@@ -170,7 +170,7 @@ class ResetSecurityTest {
     void throwingResetDestroysTheObjectAndNeverHandsItOut() throws Exception {
         QuietPoolLog quiet = new QuietPoolLog(); // the failed reset is logged, as it should be
         try {
-            StripedPool<Buffer> pool = pool(8, 1);
+            UnboundedPool<Buffer> pool = pool(8, 1);
             Buffer b = pool.acquire();
             b.writeSecret();
             failNextReset.set(true);
@@ -203,7 +203,7 @@ class ResetSecurityTest {
 
     @Test
     void releaseToAClosedPoolResetsBeforeDestroying() {
-        StripedPool<Buffer> pool = pool(8, 1);
+        UnboundedPool<Buffer> pool = pool(8, 1);
         Buffer idle = pool.acquire();
         Buffer inUse = pool.acquire();
         idle.writeSecret();
@@ -220,7 +220,7 @@ class ResetSecurityTest {
 
     @Test
     void noBorrowerOnAnyThreadEverSeesAnotherBorrowersBytes() throws Exception {
-        StripedPool<Buffer> pool = (StripedPool<Buffer>) Pool.builder(Buffer::new)
+        UnboundedPool<Buffer> pool = (UnboundedPool<Buffer>) Pool.builder(Buffer::new)
                 .reset(b -> Arrays.fill(b.bytes, (byte) 0))
                 .maxIdle(8)
                 .agingInterval(Duration.ZERO)

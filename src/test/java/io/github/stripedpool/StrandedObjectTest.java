@@ -66,7 +66,7 @@ class StrandedObjectTest {
     @Test
     void objectOfADeadThreadGoesBackIntoCirculationAndItsPermitIsReturned() throws InterruptedException {
         // maxIdle 2: one private-slot permit, one stripe slot.
-        try (StripedPool<Tracked> pool = engine(objects.builder().maxIdle(2).stripes(1)
+        try (UnboundedPool<Tracked> pool = engine(objects.builder().maxIdle(2).stripes(1)
                 .agingInterval(MANUAL_AGING), "stranded-recovered")) {
             AtomicReference<Tracked> parked = new AtomicReference<>();
             onThreadThatDies(() -> {

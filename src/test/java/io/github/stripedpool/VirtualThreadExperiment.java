@@ -86,7 +86,7 @@ final class VirtualThreadExperiment {
         AtomicInteger onVirtual = new AtomicInteger();
         // The engine itself, so that its registry of private slots can be inspected. (Not through
         // PoolAssertions: a child JVM runs this class without JUnit on its class path.)
-        try (StripedPool<Object> pool = new StripedPool<>(Pool.builder(Object::new).maxIdle(4096),
+        try (UnboundedPool<Object> pool = new UnboundedPool<>(Pool.builder(Object::new).maxIdle(4096),
                 "virtual-waves")) {
             o.wave1Distinct = wave(pool, virtual, onVirtual);
             o.wave1Created = pool.stats().created();
@@ -138,8 +138,8 @@ final class VirtualThreadExperiment {
     }
 
     @SuppressWarnings("unchecked")
-    private static Collection<PrivateSlot> registry(StripedPool<?> pool) throws ReflectiveOperationException {
-        Field f = StripedPool.class.getDeclaredField("registry");
+    private static Collection<PrivateSlot> registry(UnboundedPool<?> pool) throws ReflectiveOperationException {
+        Field f = UnboundedPool.class.getDeclaredField("registry");
         f.setAccessible(true);
         return (Collection<PrivateSlot>) f.get(pool);
     }
