@@ -154,6 +154,8 @@ final class AgingClock {
                 it.remove();
             } else if (r.pending.compareAndSet(false, true)) {
                 submit(r, pool, now);
+            } else {
+                Background.lane(pool).retry(); // still queued: a worker may have failed to start
             }
         }
     }

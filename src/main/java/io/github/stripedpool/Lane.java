@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * catch block that does any work (a report) sits in a try of its own whose catch is empty,
  * because even a call can fail when the heap is exhausted, and nothing may escape. If no
  * worker thread can be started (an {@link OutOfMemoryError} while creating one), the lane is
- * released and the jobs stay queued; the next submission tries again.
+ * released and the jobs stay queued; the next submission, or {@link #retry()}, tries again.
  */
 final class Lane {
     private final ConcurrentLinkedQueue<Job> jobs = new ConcurrentLinkedQueue<>();
@@ -44,6 +44,17 @@ final class Lane {
     void submit(Runnable job, String what) {
         jobs.add(new Job(job, what));
         schedule();
+    }
+
+    /**
+     * Starts a worker if jobs are queued and none runs: after a failure to start one, the jobs
+     * wait for this (or for the next submission). Clocks call it when a job they queued is
+     * still pending at its next due time.
+     */
+    void retry() {
+        if (!jobs.isEmpty()) {
+            schedule();
+        }
     }
 
     private void schedule() {

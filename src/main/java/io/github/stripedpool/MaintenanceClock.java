@@ -89,6 +89,8 @@ final class MaintenanceClock {
                     }
                 } else if (pending.compareAndSet(false, true)) {
                     submit(p);
+                } else {
+                    Background.lane(p).retry(); // still queued: a worker may have failed to start
                 }
             } catch (Throwable e) {
                 try {

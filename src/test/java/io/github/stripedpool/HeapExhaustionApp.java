@@ -46,9 +46,9 @@ final class HeapExhaustionApp {
         int destroyedBefore = destroyed.get();
         int reportedBefore = reported.get();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_SECONDS);
+        idle(aging, 8); // not used again: all age out within two cycles
         while ((destroyed.get() < destroyedBefore + WANTED || reported.get() < reportedBefore + WANTED)
                 && System.nanoTime() < deadline) {
-            idle(aging, 1);
             leak(tracked, 1);
             System.gc();
             Thread.sleep(20); // a poll interval; the deadline bounds the loop
