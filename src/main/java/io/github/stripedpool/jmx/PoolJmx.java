@@ -5,12 +5,14 @@ import io.github.stripedpool.PoolBuilder;
 import java.lang.management.ManagementFactory;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
-import javax.management.InstanceAlreadyExistsException;
-import javax.management.InstanceNotFoundException;
-import javax.management.JMException;
 import javax.management.MBeanServer;
-import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
+
+/*
+ * Implementation note: this class names javax.management types only in signatures and fields,
+ * never in a catch clause or a cast, so that the JVM can load and verify it without the module
+ * java.management; the JMX calls live in PoolMBean, loaded only after requireJmx() passed.
+ */
 
 /**
  * A pool's statistics as a JMX MBean, registered on request and unregistered by
@@ -85,18 +87,7 @@ public final class PoolJmx implements AutoCloseable {
         Objects.requireNonNull(pool, "pool is null: pass the pool to expose through JMX");
         Objects.requireNonNull(server, "server is null: pass an MBeanServer, or call "
                 + "register(pool) for the platform MBean server");
-        ObjectName name = objectName(pool.name());
-        try {
-            server.registerMBean(new PoolMBean(pool), name);
-        } catch (InstanceAlreadyExistsException e) {
-            throw new IllegalStateException("an MBean named " + name + " is registered already: "
-                    + "give each pool a unique name with PoolBuilder.name(...), or close the "
-                    + "PoolJmx of the other pool first", e);
-        } catch (JMException e) {
-            // Not compliant, or a registration hook threw: neither can happen with PoolMBean.
-            throw new IllegalStateException("could not register " + name + ": " + e, e);
-        }
-        return new PoolJmx(server, name);
+        return new PoolJmx(server, PoolMBean.register(pool, server));
     }
 
     /**
@@ -112,11 +103,7 @@ public final class PoolJmx implements AutoCloseable {
      */
     public static ObjectName objectName(String poolName) {
         Objects.requireNonNull(poolName, "poolName is null: pass the name of a pool");
-        try {
-            return new ObjectName(DOMAIN + ":type=Pool,name=" + ObjectName.quote(poolName));
-        } catch (MalformedObjectNameException e) {
-            throw new AssertionError("a quoted value is always a valid key property", e);
-        }
+        return PoolMBean.objectName(poolName);
     }
 
     /**
@@ -137,14 +124,7 @@ public final class PoolJmx implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        try {
-            server.unregisterMBean(name);
-        } catch (InstanceNotFoundException e) {
-            // Unregistered by someone else: the end state is the one asked for.
-        } catch (JMException e) {
-            // Only a preDeregister hook can throw, and PoolMBean has none.
-            throw new IllegalStateException("could not unregister " + name + ": " + e, e);
-        }
+        PoolMBean.unregister(server, name);
     }
 
     @Override

@@ -10,10 +10,16 @@ import javax.management.Attribute;
 import javax.management.AttributeList;
 import javax.management.AttributeNotFoundException;
 import javax.management.DynamicMBean;
+import javax.management.InstanceAlreadyExistsException;
+import javax.management.InstanceNotFoundException;
+import javax.management.JMException;
 import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanInfo;
 import javax.management.MBeanNotificationInfo;
 import javax.management.MBeanOperationInfo;
+import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
 import javax.management.ReflectionException;
 
 /**
@@ -114,6 +120,43 @@ final class PoolMBean implements DynamicMBean {
     @Override
     public MBeanInfo getMBeanInfo() {
         return INFO;
+    }
+
+    /** Registers an MBean for {@code pool} with {@code server}; returns its name. */
+    static ObjectName register(Pool<?> pool, MBeanServer server) {
+        ObjectName name = objectName(pool.name());
+        try {
+            server.registerMBean(new PoolMBean(pool), name);
+        } catch (InstanceAlreadyExistsException e) {
+            throw new IllegalStateException("an MBean named " + name + " is registered already: "
+                    + "give each pool a unique name with PoolBuilder.name(...), or close the "
+                    + "PoolJmx of the other pool first", e);
+        } catch (JMException e) {
+            // Not compliant, or a registration hook threw: neither can happen with this class.
+            throw new IllegalStateException("could not register " + name + ": " + e, e);
+        }
+        return name;
+    }
+
+    /** Unregisters {@code name}; one that someone else unregistered already is not an error. */
+    static void unregister(MBeanServer server, ObjectName name) {
+        try {
+            server.unregisterMBean(name);
+        } catch (InstanceNotFoundException e) {
+            // Unregistered by someone else: the end state is the one asked for.
+        } catch (JMException e) {
+            // Only a preDeregister hook can throw, and this class has none.
+            throw new IllegalStateException("could not unregister " + name + ": " + e, e);
+        }
+    }
+
+    /** See {@link PoolJmx#objectName(String)}. */
+    static ObjectName objectName(String poolName) {
+        try {
+            return new ObjectName(PoolJmx.DOMAIN + ":type=Pool,name=" + ObjectName.quote(poolName));
+        } catch (MalformedObjectNameException e) {
+            throw new AssertionError("a quoted value is always a valid key property", e);
+        }
     }
 
     private static void row(Map<String, Row> rows, String name, String type, String description,
