@@ -9,6 +9,7 @@ import io.github.stripedpool.Pool;
 import io.github.stripedpool.PoolStats;
 import io.github.stripedpool.testing.StatsCountingPool;
 import java.lang.management.ManagementFactory;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -161,6 +162,27 @@ class PoolJmxTest {
         platform.unregisterMBean(other.objectName());
         other.close(); // not an error
         assertTrue(other.toString().contains("closed"), other.toString());
+    }
+
+    @Test
+    void onceClosedTheRegistrationNoLongerKeepsThePoolReachable() throws Exception {
+        WeakReference<Pool<StringBuilder>> ref = registerAndCloseAnUnreferencedPool();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (ref.get() != null && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertEquals(null, ref.get(), "the MBean server still holds the pool after close(): an "
+                + "undeployed application's classes would stay in memory");
+    }
+
+    private static WeakReference<Pool<StringBuilder>> registerAndCloseAnUnreferencedPool() {
+        Pool<StringBuilder> pool = Pool.builder(StringBuilder::new).name("jmx-undeploy").build();
+        PoolJmx jmx = PoolJmx.register(pool);
+        pool.release(pool.acquire());
+        pool.close();
+        jmx.close();
+        return new WeakReference<>(pool);
     }
 
     @Test
