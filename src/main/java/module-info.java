@@ -2,11 +2,21 @@
  * striped-pool: a striped, GC-aged object pool for the JVM.
  *
  * <p>The whole public API lives in {@link io.github.stripedpool}: start with
- * {@link io.github.stripedpool.Pool#builder(java.util.function.Supplier)}.
+ * {@link io.github.stripedpool.Pool#builder(java.util.function.Supplier)}. Two optional
+ * integrations sit beside it: {@link io.github.stripedpool.jmx} (an MBean per pool, on request)
+ * and {@link io.github.stripedpool.micrometer} (a Micrometer {@code MeterBinder}).
  */
 module io.github.stripedpool {
     // Optional: leak events are recorded for Flight Recorder when the runtime has jdk.jfr and
     // resolves it (on the module path: --add-modules jdk.jfr); without it they are logged only.
     requires static jdk.jfr;
+    // Optional: only io.github.stripedpool.jmx uses it, and says what to add when it is missing,
+    // so that a runtime image without java.management still loads the library.
+    requires static java.management;
+    // Optional: only io.github.stripedpool.micrometer uses it (micrometer-core's automatic
+    // module name); an application that binds a pool to a MeterRegistry brings it.
+    requires static micrometer.core;
     exports io.github.stripedpool;
+    exports io.github.stripedpool.jmx;
+    exports io.github.stripedpool.micrometer;
 }

@@ -1,0 +1,169 @@
+package io.github.stripedpool.jmx;
+
+import io.github.stripedpool.Pool;
+import io.github.stripedpool.PoolStats;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import javax.management.Attribute;
+import javax.management.AttributeList;
+import javax.management.AttributeNotFoundException;
+import javax.management.DynamicMBean;
+import javax.management.InstanceAlreadyExistsException;
+import javax.management.InstanceNotFoundException;
+import javax.management.JMException;
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanInfo;
+import javax.management.MBeanNotificationInfo;
+import javax.management.MBeanOperationInfo;
+import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+import javax.management.ReflectionException;
+
+/**
+ * The MBean of one pool: read-only attributes over {@link Pool#stats()}.
+ *
+ * <p>A dynamic MBean rather than a standard one for two reasons: {@link #getAttributes} reads
+ * every attribute a client asks for from one snapshot (a standard MBean would call a getter, and
+ * take a snapshot, per attribute), and the attribute table below is the only place that reads
+ * {@link PoolStats}, so the public API needs no MBean interface.
+ */
+final class PoolMBean implements DynamicMBean {
+    /** Every attribute, in the order clients list them: name, JMX type, description, value. */
+    private static final Map<String, Row> ROWS;
+
+    static {
+        Map<String, Row> rows = new LinkedHashMap<>();
+        row(rows, "Name", "java.lang.String", "The pool's name", PoolStats::name);
+        row(rows, "Closed", "boolean", "Whether the pool was closed", PoolStats::closed);
+        row(rows, "Idle", "int", "Idle objects ready for reuse", PoolStats::idle);
+        row(rows, "InUse", "long", "Objects acquired and not yet released", PoolStats::inUse);
+        row(rows, "IdleCapacity", "int", "The most idle objects the pool keeps", PoolStats::maxIdle);
+        row(rows, "Acquired", "long", "Successful acquisitions", PoolStats::acquired);
+        row(rows, "Hits", "long", "Acquisitions served by an idle object", PoolStats::hits);
+        row(rows, "Misses", "long", "Acquisitions that called the factory", PoolStats::misses);
+        row(rows, "HitRate", "double", "Hits divided by acquisitions, from 0 to 1", PoolStats::hitRate);
+        row(rows, "PrivateHits", "long", "Hits from the calling thread's private slot",
+                PoolStats::privateHits);
+        row(rows, "HomeHits", "long", "Hits from the calling thread's home stripe",
+                PoolStats::homeHits);
+        row(rows, "StolenHits", "long", "Hits stolen from another stripe", PoolStats::stolenHits);
+        row(rows, "VictimHits", "long", "Hits on objects that had survived an aging cycle idle",
+                PoolStats::victimHits);
+        row(rows, "Released", "long", "Calls to release", PoolStats::released);
+        row(rows, "Created", "long", "Objects made by the factory", PoolStats::created);
+        row(rows, "Dropped", "long", "Objects passed to the destroy hook", PoolStats::dropped);
+        row(rows, "HookFailures", "long", "Reset and destroy hooks that threw",
+                PoolStats::hookFailures);
+        row(rows, "AgingCycles", "long", "Aging cycles run", PoolStats::agingCycles);
+        row(rows, "Leaks", "long", "Objects reported as leaked", PoolStats::leaks);
+        ROWS = Collections.unmodifiableMap(rows);
+    }
+
+    private static final MBeanInfo INFO = new MBeanInfo(PoolMBean.class.getName(),
+            "Statistics of an io.github.stripedpool pool, read from one snapshot per request",
+            ROWS.entrySet().stream()
+                    .map(e -> new MBeanAttributeInfo(e.getKey(), e.getValue().type(),
+                            e.getValue().description(), true, false, false))
+                    .toArray(MBeanAttributeInfo[]::new),
+            null, new MBeanOperationInfo[0], new MBeanNotificationInfo[0]);
+
+    private final Pool<?> pool;
+
+    PoolMBean(Pool<?> pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public Object getAttribute(String attribute) throws AttributeNotFoundException {
+        Row row = ROWS.get(attribute);
+        if (row == null) {
+            throw new AttributeNotFoundException("no attribute " + attribute + ": the attributes "
+                    + "are " + ROWS.keySet());
+        }
+        return row.value().apply(pool.stats());
+    }
+
+    @Override
+    public AttributeList getAttributes(String[] attributes) {
+        AttributeList list = new AttributeList();
+        PoolStats stats = pool.stats(); // one snapshot: the figures of one request agree
+        for (String a : attributes) {
+            Row row = ROWS.get(a);
+            if (row != null) { // unknown names are left out, as the JMX contract says
+                list.add(new Attribute(a, row.value().apply(stats)));
+            }
+        }
+        return list;
+    }
+
+    @Override
+    public void setAttribute(Attribute attribute) throws AttributeNotFoundException {
+        throw new AttributeNotFoundException("attribute " + attribute.getName()
+                + " is read-only: a pool's settings are fixed when it is built");
+    }
+
+    @Override
+    public AttributeList setAttributes(AttributeList attributes) {
+        return new AttributeList(); // none set: every attribute is read-only
+    }
+
+    @Override
+    public Object invoke(String actionName, Object[] params, String[] signature)
+            throws ReflectionException {
+        throw new ReflectionException(new NoSuchMethodException(actionName),
+                "a pool's MBean has no operations: nothing can change or close a pool through JMX");
+    }
+
+    @Override
+    public MBeanInfo getMBeanInfo() {
+        return INFO;
+    }
+
+    /** Registers an MBean for {@code pool} with {@code server}; returns its name. */
+    static ObjectName register(Pool<?> pool, MBeanServer server) {
+        ObjectName name = objectName(pool.name());
+        try {
+            server.registerMBean(new PoolMBean(pool), name);
+        } catch (InstanceAlreadyExistsException e) {
+            throw new IllegalStateException("an MBean named " + name + " is registered already: "
+                    + "give each pool a unique name with PoolBuilder.name(...), or close the "
+                    + "PoolJmx of the other pool first", e);
+        } catch (JMException e) {
+            // Not compliant, or a registration hook threw: neither can happen with this class.
+            throw new IllegalStateException("could not register " + name + ": " + e, e);
+        }
+        return name;
+    }
+
+    /** Unregisters {@code name}; one that someone else unregistered already is not an error. */
+    static void unregister(MBeanServer server, ObjectName name) {
+        try {
+            server.unregisterMBean(name);
+        } catch (InstanceNotFoundException e) {
+            // Unregistered by someone else: the end state is the one asked for.
+        } catch (JMException e) {
+            // Only a preDeregister hook can throw, and this class has none.
+            throw new IllegalStateException("could not unregister " + name + ": " + e, e);
+        }
+    }
+
+    /** See {@link PoolJmx#objectName(String)}. */
+    static ObjectName objectName(String poolName) {
+        try {
+            return new ObjectName(PoolJmx.DOMAIN + ":type=Pool,name=" + ObjectName.quote(poolName));
+        } catch (MalformedObjectNameException e) {
+            throw new AssertionError("a quoted value is always a valid key property", e);
+        }
+    }
+
+    private static void row(Map<String, Row> rows, String name, String type, String description,
+            Function<PoolStats, Object> value) {
+        rows.put(name, new Row(type, description, value));
+    }
+
+    private record Row(String type, String description, Function<PoolStats, Object> value) {
+    }
+}

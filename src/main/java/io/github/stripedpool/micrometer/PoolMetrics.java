@@ -1,0 +1,241 @@
+package io.github.stripedpool.micrometer;
+
+import io.github.stripedpool.Pool;
+import io.github.stripedpool.PoolStats;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Publishes a pool's {@link PoolStats} to a Micrometer {@link MeterRegistry}.
+ *
+ * <pre>{@code
+ * PoolMetrics metrics = new PoolMetrics(pool);
+ * metrics.bindTo(registry);        // Spring Boot does this for a MeterBinder bean
+ * ...
+ * metrics.close();                 // removes the meters, before pool.close()
+ * }</pre>
+ *
+ * <p>Micrometer is an optional dependency of this library: this class needs
+ * {@code io.micrometer:micrometer-core} (1.1 or later) at run time, the rest of the library
+ * does not. On the module path the module is {@code micrometer.core}.
+ *
+ * <h2>Meters</h2>
+ * Every meter has the tag {@code pool} (the {@linkplain Pool#name() pool's name}) and the
+ * extra tags given to the constructor.
+ * <table>
+ *   <caption>Meters of a pool</caption>
+ *   <tr><th>name</th><th>type</th><th>base unit</th><th>value</th></tr>
+ *   <tr><td>{@value #IDLE}</td><td>gauge</td><td>objects</td>
+ *       <td>idle objects ready for reuse ({@link PoolStats#idle()})</td></tr>
+ *   <tr><td>{@value #IN_USE}</td><td>gauge</td><td>objects</td>
+ *       <td>objects acquired and not yet released ({@link PoolStats#inUse()})</td></tr>
+ *   <tr><td>{@value #IDLE_CAPACITY}</td><td>gauge</td><td>objects</td>
+ *       <td>the most idle objects the pool keeps ({@link PoolStats#maxIdle()})</td></tr>
+ *   <tr><td>{@value #ACQUISITIONS}</td><td>function counter</td><td></td>
+ *       <td>successful acquisitions, with the tag {@code source}: {@code private},
+ *       {@code home}, {@code stolen}, {@code victim} (served by an idle object, see
+ *       {@link PoolStats}) or {@code factory} (nothing idle: the factory made one); their sum
+ *       is {@link PoolStats#acquired()}, and all but {@code factory} over the sum is the hit
+ *       rate</td></tr>
+ *   <tr><td>{@value #RELEASES}</td><td>function counter</td><td></td>
+ *       <td>calls to release ({@link PoolStats#released()})</td></tr>
+ *   <tr><td>{@value #CREATED}</td><td>function counter</td><td>objects</td>
+ *       <td>objects made by the factory ({@link PoolStats#created()})</td></tr>
+ *   <tr><td>{@value #DROPPED}</td><td>function counter</td><td>objects</td>
+ *       <td>objects passed to the destroy hook ({@link PoolStats#dropped()})</td></tr>
+ *   <tr><td>{@value #HOOK_FAILURES}</td><td>function counter</td><td></td>
+ *       <td>reset and destroy hooks that threw ({@link PoolStats#hookFailures()})</td></tr>
+ *   <tr><td>{@value #AGING_CYCLES}</td><td>function counter</td><td></td>
+ *       <td>aging cycles run ({@link PoolStats#agingCycles()})</td></tr>
+ *   <tr><td>{@value #LEAKS}</td><td>function counter</td><td></td>
+ *       <td>objects reported as leaked ({@link PoolStats#leaks()})</td></tr>
+ * </table>
+ * With Prometheus, for example, {@code stripedpool.idle} is exported as
+ * {@code stripedpool_idle_objects} and {@code stripedpool.acquisitions} as
+ * {@code stripedpool_acquisitions_total}.
+ *
+ * <h2>Cost</h2>
+ * The meters read the pool only when the registry polls them, never on the pool's acquire or
+ * release path. A poll takes a {@link Pool#stats()} snapshot, which visits every stripe and
+ * thread-private slot of the pool (microseconds; it shares a lock only with the pool's aging,
+ * maintenance and close). All meters of one pool share one snapshot for up to one second, so a
+ * scrape of every meter costs one snapshot, and the figures of one scrape agree with each other;
+ * registries poll every few seconds at most (Prometheus scrapes every 15 to 60 seconds, push
+ * registries once per step, one minute by default), so the cost is a snapshot per poll.
+ *
+ * <h2>Life cycle</h2>
+ * The meters hold the pool weakly, as Micrometer's own binders do: a pool that became garbage
+ * reads as {@code NaN}. They are removed from the registries by {@link #close()}, which a
+ * container calls at shutdown when this object is a bean (Spring infers it from
+ * {@link AutoCloseable}); call it before closing the pool so that no registry outlives an
+ * undeployed application's classes. The pool's name must be unique among the pools bound to
+ * one registry.
+ */
+public final class PoolMetrics implements MeterBinder, AutoCloseable {
+    /** Gauge: idle objects. */
+    public static final String IDLE = "stripedpool.idle";
+    /** Gauge: objects in use. */
+    public static final String IN_USE = "stripedpool.in.use";
+    /** Gauge: the most idle objects the pool keeps. */
+    public static final String IDLE_CAPACITY = "stripedpool.idle.capacity";
+    /** Function counter: acquisitions, by the tag {@code source}. */
+    public static final String ACQUISITIONS = "stripedpool.acquisitions";
+    /** Function counter: releases. */
+    public static final String RELEASES = "stripedpool.releases";
+    /** Function counter: objects made by the factory. */
+    public static final String CREATED = "stripedpool.created";
+    /** Function counter: objects destroyed. */
+    public static final String DROPPED = "stripedpool.dropped";
+    /** Function counter: hook failures. */
+    public static final String HOOK_FAILURES = "stripedpool.hook.failures";
+    /** Function counter: aging cycles. */
+    public static final String AGING_CYCLES = "stripedpool.aging.cycles";
+    /** Function counter: leaks reported. */
+    public static final String LEAKS = "stripedpool.leaks";
+
+    private static final String OBJECTS = "objects";
+
+    private final Pool<?> pool;
+    private final Tags tags;
+    private final StatsCache cache;
+    /** Meters registered by {@link #bindTo}, each with its registry; guarded by {@code this}. */
+    private final List<Bound> bound = new ArrayList<>();
+
+    /**
+     * A binder for {@code pool}, with the tag {@code pool} only.
+     *
+     * @param pool the pool to publish
+     * @throws NullPointerException if {@code pool} is null
+     */
+    public PoolMetrics(Pool<?> pool) {
+        this(pool, Tags.empty());
+    }
+
+    /**
+     * A binder for {@code pool}, with extra tags on every meter (an application or region, say).
+     *
+     * @param pool the pool to publish
+     * @param tags added to the tag {@code pool} on every meter; must not contain {@code pool}
+     * @throws NullPointerException if {@code pool} or {@code tags} is null
+     * @throws IllegalArgumentException if {@code tags} has a tag named {@code pool}
+     */
+    public PoolMetrics(Pool<?> pool, Iterable<Tag> tags) {
+        this(pool, tags, System::nanoTime);
+    }
+
+    /** For tests: {@code nanoClock} decides when the shared snapshot is taken again. */
+    PoolMetrics(Pool<?> pool, Iterable<Tag> tags, LongSupplier nanoClock) {
+        this.pool = Objects.requireNonNull(pool, "pool is null: pass the pool whose stats to publish");
+        Objects.requireNonNull(tags, "tags is null: pass Tags.empty() for no extra tags");
+        for (Tag t : tags) {
+            if ("pool".equals(t.getKey())) {
+                throw new IllegalArgumentException("tags has a tag named 'pool' (value '"
+                        + t.getValue() + "'): the binder sets it to the pool's name; name the "
+                        + "pool with PoolBuilder.name(...) instead, or use another tag key");
+            }
+        }
+        this.tags = Tags.concat(tags, "pool", pool.name());
+        this.cache = new StatsCache(nanoClock);
+    }
+
+    /**
+     * Registers the pool's meters with {@code registry}.
+     *
+     * @param registry the registry to publish to
+     * @throws NullPointerException if {@code registry} is null
+     * @throws IllegalStateException if a pool of the same name (and extra tags) is bound to
+     *         {@code registry} already
+     */
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        Objects.requireNonNull(registry, "registry is null: pass the MeterRegistry to publish to");
+        if (registry.find(IDLE).tags(tags).gauge() != null) {
+            throw new IllegalStateException("a pool named '" + pool.name() + "' with tags " + tags
+                    + " is bound to this registry already: give each pool a unique name with "
+                    + "PoolBuilder.name(...), or close the PoolMetrics of the other pool first");
+        }
+        List<Meter> meters = new ArrayList<>();
+        // Every read of PoolStats is in this block: one line per meter.
+        meters.add(gauge(registry, IDLE, "Idle objects ready for reuse", PoolStats::idle));
+        meters.add(gauge(registry, IN_USE, "Objects acquired and not yet released", PoolStats::inUse));
+        meters.add(gauge(registry, IDLE_CAPACITY, "The most idle objects the pool keeps",
+                PoolStats::maxIdle));
+        meters.add(acquisitions(registry, "private", PoolStats::privateHits));
+        meters.add(acquisitions(registry, "home", PoolStats::homeHits));
+        meters.add(acquisitions(registry, "stolen", PoolStats::stolenHits));
+        meters.add(acquisitions(registry, "victim", PoolStats::victimHits));
+        meters.add(acquisitions(registry, "factory", PoolStats::misses));
+        meters.add(counter(registry, RELEASES, null, "Calls to release", PoolStats::released));
+        meters.add(counter(registry, CREATED, OBJECTS, "Objects made by the factory",
+                PoolStats::created));
+        meters.add(counter(registry, DROPPED, OBJECTS, "Objects passed to the destroy hook",
+                PoolStats::dropped));
+        meters.add(counter(registry, HOOK_FAILURES, null, "Reset and destroy hooks that threw",
+                PoolStats::hookFailures));
+        meters.add(counter(registry, AGING_CYCLES, null, "Aging cycles run",
+                PoolStats::agingCycles));
+        meters.add(counter(registry, LEAKS, null, "Objects reported as leaked", PoolStats::leaks));
+        synchronized (this) {
+            for (Meter m : meters) {
+                bound.add(new Bound(registry, m));
+            }
+        }
+    }
+
+    /**
+     * Removes every meter this binder registered from its registry. Idempotent; the binder can
+     * be bound again afterwards.
+     */
+    @Override
+    public void close() {
+        List<Bound> toRemove;
+        synchronized (this) {
+            toRemove = new ArrayList<>(bound);
+            bound.clear();
+        }
+        // Outside the lock: a registry runs its own listeners on removal.
+        for (Bound b : toRemove) {
+            b.registry().remove(b.meter());
+        }
+    }
+
+    private Gauge gauge(MeterRegistry registry, String name, String description,
+            ToDoubleFunction<PoolStats> value) {
+        StatsCache c = cache; // the meter must not capture this binder: it holds the pool strongly
+        return Gauge.builder(name, pool, p -> value.applyAsDouble(c.of(p)))
+                .description(description).baseUnit(OBJECTS).tags(tags).register(registry);
+    }
+
+    private FunctionCounter acquisitions(MeterRegistry registry, String source,
+            ToDoubleFunction<PoolStats> value) {
+        StatsCache c = cache;
+        return FunctionCounter.builder(ACQUISITIONS, pool, p -> value.applyAsDouble(c.of(p)))
+                .description("Successful acquisitions, by where the object came from")
+                .tags(tags).tag("source", source).register(registry);
+    }
+
+    private FunctionCounter counter(MeterRegistry registry, String name, String baseUnit,
+            String description, ToDoubleFunction<PoolStats> value) {
+        StatsCache c = cache;
+        return FunctionCounter.builder(name, pool, p -> value.applyAsDouble(c.of(p)))
+                .description(description).baseUnit(baseUnit).tags(tags).register(registry);
+    }
+
+    @Override
+    public String toString() {
+        return "PoolMetrics[" + pool.name() + "]";
+    }
+
+    private record Bound(MeterRegistry registry, Meter meter) {
+    }
+}

@@ -1,0 +1,44 @@
+package io.github.stripedpool.micrometer;
+
+import io.github.stripedpool.Pool;
+import io.github.stripedpool.PoolStats;
+import java.util.function.LongSupplier;
+
+/**
+ * The last {@link PoolStats} snapshot of one pool, shared by all of its meters, so that one scrape
+ * of a registry takes one snapshot instead of one per meter, and all meters of the scrape agree.
+ *
+ * <p>Holds no reference to the pool: the meters reference the pool weakly (Micrometer's default),
+ * so a pool that the application dropped without {@link PoolMetrics#close()} can still be
+ * collected. Two threads that find the snapshot old at once both take a new one and the last
+ * write wins: each is a valid snapshot, so the race is benign.
+ */
+final class StatsCache {
+    /**
+     * How long a snapshot serves: one second. Registries read all meters of a scrape or a push
+     * step within milliseconds and poll every few seconds at the most (Prometheus scrapes every
+     * 15 to 60 s, push registries every minute), so a scrape never sees the last one's figures.
+     */
+    static final long MAX_AGE_NANOS = 1_000_000_000L;
+
+    private final LongSupplier nanoClock;
+    private volatile Snapshot last;
+
+    StatsCache(LongSupplier nanoClock) {
+        this.nanoClock = nanoClock;
+    }
+
+    /** A snapshot of {@code pool} taken less than {@link #MAX_AGE_NANOS} ago. */
+    PoolStats of(Pool<?> pool) {
+        long now = nanoClock.getAsLong();
+        Snapshot s = last;
+        if (s == null || now - s.takenAt() >= MAX_AGE_NANOS) {
+            s = new Snapshot(pool.stats(), now);
+            last = s;
+        }
+        return s.stats();
+    }
+
+    private record Snapshot(PoolStats stats, long takenAt) {
+    }
+}
