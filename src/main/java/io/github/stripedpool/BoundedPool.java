@@ -1,14 +1,12 @@
 package io.github.stripedpool;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -83,6 +81,14 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     /** Registrations of threads between two sweeps of dead threads' counters. */
     private static final int REAP_EVERY = 64;
 
+    /**
+     * Maintenance period of a pool with minIdle but neither maxIdleTime nor maxLifetime: how soon
+     * a factory that failed is tried again.
+     */
+    static final long REFILL_PERIOD_NANOS = 1_000_000_000L;
+    /** An acquire's start time before it was read from the clock. */
+    private static final long NOT_STARTED = Long.MIN_VALUE;
+
     /** The outcome of a wait that brought a unit of capacity rather than an entry. */
     private static final BoundedEntry PERMIT = new BoundedEntry(-1);
 
@@ -111,11 +117,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     /** Rare events, virtual threads' counters and reaped threads' counters; atomic adds. */
     private final long[] poolCounts = Counts.newArray();
 
-    /** Guards {@link #queue}; never {@code synchronized}, which pins virtual threads on JDK 21-23. */
-    private final ReentrantLock lock = new ReentrantLock();
-    private final ArrayDeque<BoundedWaiter> queue = new ArrayDeque<>();
-    /** {@code queue.size()}, written under {@link #lock}; read without it by releasers. */
-    private volatile int waiters;
+    private final BoundedWaitQueue waitQueue = new BoundedWaitQueue();
+    private final AtomicLong creationsFailed = new AtomicLong();
     private volatile boolean closed;
     /** Written by the maintenance thread only. */
     private volatile int epoch;
@@ -139,10 +142,12 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         this.maxLifetimeNanos = b.maxLifetime != null ? nanos(b.maxLifetime) : 0L;
         long limit = maxIdleNanos == 0 ? maxLifetimeNanos
                 : maxLifetimeNanos == 0 ? maxIdleNanos : Math.min(maxIdleNanos, maxLifetimeNanos);
-        this.periodNanos = limit == 0 ? 0L
-                : Math.max(MIN_PERIOD_NANOS, Math.min(MAX_PERIOD_NANOS, limit / RUNS_PER_LIMIT));
-        this.idleEpochs = maxIdleNanos == 0 ? Integer.MAX_VALUE
-                : (int) Math.min(Integer.MAX_VALUE - 1, (maxIdleNanos + periodNanos - 1) / periodNanos);
+        this.periodNanos = limit != 0
+                ? Math.max(MIN_PERIOD_NANOS, Math.min(MAX_PERIOD_NANOS, limit / RUNS_PER_LIMIT))
+                : minIdle > 0 ? REFILL_PERIOD_NANOS : 0L;
+        // Rounded up without adding first: maxIdleNanos may be Long.MAX_VALUE ("forever").
+        this.idleEpochs = maxIdleNanos == 0 ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE - 1,
+                maxIdleNanos / periodNanos + (maxIdleNanos % periodNanos == 0 ? 0 : 1));
         this.entries = new BoundedEntry[maxTotal];
         for (int i = 0; i < maxTotal; i++) {
             entries[i] = new BoundedEntry(i);
@@ -153,7 +158,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     /** Builds the pool, then starts its maintenance: {@code this} escapes only once constructed. */
     static <T> BoundedPool<T> start(PoolBuilder<T> b, String name) {
         BoundedPool<T> p = new BoundedPool<>(b, name);
-        if (p.periodNanos > 0) {
+        if (p.periodNanos > 0) { // also with minIdle alone: a failed refill is retried
             p.maintenance = MaintenanceClock.schedule(p, p.periodNanos);
         }
         p.requestRefill();
@@ -185,6 +190,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             throw new PoolClosedException(name);
         }
         BoundedLocal l = local();
+        // With a validate hook the timeout starts now: it bounds the validations too.
+        long start = validate != null ? System.nanoTime() : NOT_STARTED;
         if (l != null) {
             BoundedEntry h = l.hint;
             if (h != null && h.state() == BoundedEntry.IDLE && h.cas(BoundedEntry.IDLE, BoundedEntry.BORROWED)) {
@@ -195,18 +202,26 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 }
             }
         }
-        return acquireSlow(l, timeoutNanos);
+        return acquireSlow(l, timeoutNanos, start);
     }
 
-    /** Split from {@link #acquireNanos} so that the hint path stays small enough to inline. */
+    /**
+     * Split from {@link #acquireNanos} so that the hint path stays small enough to inline.
+     * {@code start} is when the timeout began, or {@link #NOT_STARTED}: most calls never wait,
+     * and then never read the clock.
+     */
     @SuppressWarnings("unchecked")
-    private T acquireSlow(BoundedLocal l, long timeoutNanos) {
+    private T acquireSlow(BoundedLocal l, long timeoutNanos, long start) {
         final int home = l != null ? l.home : virtualHome();
-        long start = 0L; // read from the clock at the first wait: most calls never wait
-        boolean waited = false;
+        if (minIdle > 0) {
+            requestRefill(); // the idle objects this thread did not find are to be replaced
+        }
         for (;;) {
             if (closed) {
                 throw new PoolClosedException(name);
+            }
+            if (start != NOT_STARTED && System.nanoTime() - start >= timeoutNanos) {
+                throw timeout(timeoutNanos); // idle objects kept failing validation
             }
             BoundedEntry e = scan(home);
             if (e != null) {
@@ -222,9 +237,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             if (tryReserve()) {
                 return create(l);
             }
-            if (!waited) {
+            if (start == NOT_STARTED) {
                 start = System.nanoTime();
-                waited = true;
             }
             e = await(home, start, timeoutNanos);
             if (e == PERMIT) {
@@ -259,22 +273,22 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         return x;
     }
 
-    /** Runs the validation hook on a borrowed entry's object; destroys it if it fails. */
+    /**
+     * Runs the validation hook on a borrowed entry's object; destroys it if it fails. A
+     * {@link VirtualMachineError} from either hook reaches the caller, after the entry is freed.
+     */
     @SuppressWarnings("unchecked")
     private boolean isValid(BoundedEntry e, Object x) {
         boolean ok;
         try {
             ok = validate.test((T) x);
         } catch (Throwable t) {
-            hookFailed("validate", x, t);
-            destroyOwned(e, x);
-            if (t instanceof VirtualMachineError) {
-                throw (VirtualMachineError) t;
-            }
+            Hooks.failed("validate", x, name, poolCounts, "destroyed instead of handed out", t);
+            Hooks.rethrow(Hooks.fatal(t, destroyOwned(e, x)));
             return false;
         }
         if (!ok) {
-            destroyOwned(e, x);
+            Hooks.rethrow(destroyOwned(e, x));
         }
         return ok;
     }
@@ -310,8 +324,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         try {
             x = factory.get();
         } catch (Throwable t) {
-            e.set(BoundedEntry.FREE);
-            capacityBack();
+            creationFailed(e);
             if (t instanceof Error) {
                 throw (Error) t;
             }
@@ -319,14 +332,19 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                     + "; the capacity it was to use went back to the pool, acquire() again to retry", t);
         }
         if (x == null) {
-            e.set(BoundedEntry.FREE);
-            capacityBack();
+            creationFailed(e);
             throw new ObjectCreationException("pool '" + name
                     + "': the factory returned null; it must return a new object on every call", null);
         }
         e.ref = new BoundedEntry.ObjectRef(x, maxLifetimeNanos > 0 ? System.nanoTime() : 0L);
         Counts.add(poolCounts, Counts.CREATED, 1);
         return x;
+    }
+
+    private void creationFailed(BoundedEntry e) {
+        creationsFailed.incrementAndGet();
+        e.set(BoundedEntry.FREE);
+        capacityBack();
     }
 
     /**
@@ -350,70 +368,66 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     // ---------------------------------------------------------------- waiting
 
     /**
-     * Queues the caller and parks until it is handed an entry or a permit, or gives up.
+     * Queues the caller and parks until it is handed an entry or a permit, finds one itself, or
+     * gives up. Parks at most until it has waited {@link BoundedWaitQueue#STARVATION_NANOS},
+     * then switches the queue to starving mode (see {@link BoundedWaitQueue}).
      *
      * @return a BORROWED entry that is now the caller's, or {@link #PERMIT}
      */
     private BoundedEntry await(int home, long start, long timeoutNanos) {
-        if (timeoutNanos <= 0) {
+        long now = System.nanoTime();
+        if (timeoutNanos - (now - start) <= 0) {
+            waitQueue.timedOut();
             throw timeout(timeoutNanos);
         }
-        BoundedWaiter w = new BoundedWaiter(Thread.currentThread());
-        lock.lock();
+        BoundedWaiter w = new BoundedWaiter(Thread.currentThread(), now);
+        if (!waitQueue.enqueue(w)) {
+            throw new PoolClosedException(name);
+        }
         try {
-            if (closed) {
-                throw new PoolClosedException(name);
-            }
-            queue.addLast(w);
-            waiters = queue.size();
+            return awaitQueued(w, home, start, timeoutNanos);
         } finally {
-            lock.unlock();
+            waitQueue.ended(w);
         }
-        // The waiter's half of the Dekker pair (class comment): queued, now look again.
-        BoundedEntry found = scan(home);
-        if (found != null || tryReserve()) {
-            BoundedEntry got = found != null ? found : PERMIT;
-            if (cancel(w)) {
-                return got;
-            }
-            giveBack(got); // served meanwhile as well: keep what was handed, return the other
-            return served(w);
-        }
-        final Thread me = w.thread;
+    }
+
+    private BoundedEntry awaitQueued(BoundedWaiter w, int home, long start, long timeoutNanos) {
         for (;;) {
             if (w.outcome != BoundedWaiter.WAITING) {
                 return served(w);
             }
-            if (me.isInterrupted()) {
-                if (!cancel(w) && w.outcome != BoundedWaiter.CLOSED) {
+            // The waiter's half of the Dekker pair (class comment): queued or woken, look again.
+            BoundedEntry found = scan(home);
+            if (found != null || tryReserve()) {
+                BoundedEntry got = found != null ? found : PERMIT;
+                if (waitQueue.cancel(w)) {
+                    return got;
+                }
+                giveBack(got); // served meanwhile as well: keep what was handed, return the other
+                return served(w);
+            }
+            if (w.thread.isInterrupted()) {
+                if (!waitQueue.cancel(w) && w.outcome != BoundedWaiter.CLOSED) {
                     giveBack(served(w));
                 }
                 throw new PoolInterruptedException("pool '" + name + "': interrupted while waiting "
                         + "for an object; nothing was taken, and the thread's interrupt status is still set");
             }
-            long left = timeoutNanos - (System.nanoTime() - start);
+            long now = System.nanoTime();
+            long left = timeoutNanos - (now - start);
             if (left <= 0) {
-                if (cancel(w)) {
+                if (waitQueue.cancel(w)) {
+                    waitQueue.timedOut();
                     throw timeout(timeoutNanos);
                 }
                 return served(w);
             }
-            LockSupport.parkNanos(this, left);
-        }
-    }
-
-    /** Takes {@code w} out of the queue; false if it was served (or woken by close) first. */
-    private boolean cancel(BoundedWaiter w) {
-        lock.lock();
-        try {
-            if (w.outcome != BoundedWaiter.WAITING) {
-                return false;
+            long toStarving = BoundedWaitQueue.STARVATION_NANOS - (now - w.since);
+            if (toStarving <= 0 && !waitQueue.starving()) {
+                waitQueue.starve();
+                continue; // Dekker with a release that read "not starving": look once more
             }
-            queue.remove(w);
-            waiters = queue.size();
-            return true;
-        } finally {
-            lock.unlock();
+            LockSupport.parkNanos(this, toStarving > 0 ? Math.min(left, toStarving) : left);
         }
     }
 
@@ -434,44 +448,6 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         }
     }
 
-    /** Hands the caller's entry (RESERVED or BORROWED by it) to the oldest waiter, if any. */
-    private boolean handEntry(BoundedEntry e) {
-        BoundedWaiter w;
-        lock.lock();
-        try {
-            w = queue.pollFirst();
-            if (w == null) {
-                return false;
-            }
-            waiters = queue.size();
-            e.set(BoundedEntry.BORROWED);
-            w.entry = e;
-            w.outcome = BoundedWaiter.ENTRY;
-        } finally {
-            lock.unlock();
-        }
-        LockSupport.unpark(w.thread);
-        return true;
-    }
-
-    /** Hands a unit of capacity the caller holds to the oldest waiter, if any. */
-    private boolean handPermit() {
-        BoundedWaiter w;
-        lock.lock();
-        try {
-            w = queue.pollFirst();
-            if (w == null) {
-                return false;
-            }
-            waiters = queue.size();
-            w.outcome = BoundedWaiter.PERMIT;
-        } finally {
-            lock.unlock();
-        }
-        LockSupport.unpark(w.thread);
-        return true;
-    }
-
     private PoolTimeoutException timeout(long timeoutNanos) {
         int inUse = 0;
         for (BoundedEntry e : entries) {
@@ -481,8 +457,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         }
         return new PoolTimeoutException("pool '" + name + "': no object became available within "
                 + Math.max(0, timeoutNanos) / 1_000_000 + " ms; " + inUse + " of maxTotal "
-                + maxTotal + " in use, " + waiters + " other thread(s) waiting. Raise maxTotal or "
-                + "the timeout, or look for objects held too long or never released");
+                + maxTotal + " in use, " + waitQueue.size() + " other thread(s) waiting. Raise "
+                + "maxTotal or the timeout, or look for objects held too long or never released");
     }
 
     // ---------------------------------------------------------------- release
@@ -511,19 +487,14 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         }
         count(l, Counts.RELEASED);
         if (reset != null) {
-            try {
-                reset.accept(object);
-            } catch (Throwable t) {
-                hookFailed("reset", object, t);
-                destroyOwned(e, object);
-                if (t instanceof VirtualMachineError) {
-                    throw (VirtualMachineError) t;
-                }
+            Throwable t = Hooks.run(reset, object, "reset", name, poolCounts, "destroyed instead of pooled");
+            if (t != null) {
+                Hooks.rethrow(Hooks.fatal(t, destroyOwned(e, object)));
                 return;
             }
         }
         if (closed || e.ref.expired) {
-            destroyOwned(e, object);
+            Hooks.rethrow(destroyOwned(e, object));
             return;
         }
         publish(e, object, epoch);
@@ -540,24 +511,35 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     /**
      * Gives the caller's entry (RESERVED or BORROWED by it) with its object {@code x} back to
-     * the pool: to the oldest waiter, else idle. The releaser's half of the Dekker pair: IDLE is
-     * written, then {@link #waiters} read; a waiter that queued in between is served by taking
-     * the entry back. Then the same with {@link #closed}.
+     * the pool: to the oldest waiter if the queue is starving, else idle, waking the oldest
+     * waiter to compete for it. The releaser's half of the Dekker pair: IDLE is written, then
+     * the queue's size and mode read; a waiter that queued in between scans after queueing, and
+     * one that switched the queue to starving in between scans after switching, so each finds
+     * the entry unless another thread took it (and that one releases it later). Then the same
+     * with {@link #closed}.
      */
     private void publish(BoundedEntry e, Object x, int stamp) {
         e.item = x;
         e.stamp = stamp;
+        final BoundedWaitQueue q = waitQueue;
         for (;;) {
-            if (waiters > 0 && handEntry(e)) {
+            if (q.size() > 0 && q.starving() && q.handEntry(e)) {
                 return;
             }
             e.set(BoundedEntry.IDLE);
-            if (waiters == 0 || !e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
+            if (q.size() == 0) {
                 break;
+            }
+            if (!q.starving()) {
+                q.signalFront();
+                break;
+            }
+            if (!e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
+                break; // taken: its taker releases it later
             }
         }
         if (closed && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
-            destroyOwned(e, x);
+            Hooks.rethrow(destroyOwned(e, x));
         }
     }
 
@@ -565,14 +547,23 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     /**
      * Destroys the object of an entry the caller owns (RESERVED or BORROWED), frees the entry
-     * and gives its unit of capacity back. The destroy hook runs before the unit is given back,
-     * so no more than maxTotal objects ever exist at once, hooks included.
+     * and gives its unit of capacity back, whatever the destroy hook throws. The hook runs
+     * before the unit is given back, so no more than maxTotal objects ever exist at once, hooks
+     * included.
+     *
+     * @return a {@link VirtualMachineError} the hook threw, for the caller to rethrow once its
+     *         own work is done; null otherwise
      */
-    private void destroyOwned(BoundedEntry e, Object x) {
+    @SuppressWarnings("unchecked")
+    private Throwable destroyOwned(BoundedEntry e, Object x) {
         e.item = null;
         Counts.add(poolCounts, Counts.DROPPED, 1);
-        runDestroy(x);
+        Throwable t = null;
+        if (destroy != null) {
+            t = Hooks.run(destroy, (T) x, "destroy", name, poolCounts, "dropped; its capacity was given back");
+        }
         free(e);
+        return Hooks.fatal(t, null);
     }
 
     private void free(BoundedEntry e) {
@@ -582,42 +573,20 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         requestRefill();
     }
 
-    @SuppressWarnings("unchecked")
-    private void runDestroy(Object x) {
-        Consumer<? super T> d = destroy;
-        if (d == null) {
-            return;
-        }
-        try {
-            d.accept((T) x);
-        } catch (Throwable t) {
-            hookFailed("destroy", x, t);
-            if (t instanceof VirtualMachineError) {
-                throw (VirtualMachineError) t;
-            }
-        }
-    }
-
     /**
      * Gives back a unit of capacity the caller holds: to the oldest waiter as a permit, else to
      * {@link #live}; then, Dekker again, if a waiter queued meanwhile, takes a unit back for it.
      */
     private void capacityBack() {
         for (;;) {
-            if (waiters > 0 && !closed && handPermit()) {
+            if (waitQueue.size() > 0 && !closed && waitQueue.handPermit()) {
                 return;
             }
             live.decrementAndGet();
-            if (waiters == 0 || closed || !tryReserve()) {
+            if (waitQueue.size() == 0 || closed || !tryReserve()) {
                 return;
             }
         }
-    }
-
-    private void hookFailed(String hook, Object x, Throwable e) {
-        Counts.add(poolCounts, Counts.HOOK_FAILURE, 1);
-        LOG.log(System.Logger.Level.WARNING, "pool '" + name + "': the " + hook + " hook threw on a "
-                + x.getClass().getName() + "; the object was destroyed instead of pooled", e);
     }
 
     // ---------------------------------------------------------------- leaks
@@ -676,11 +645,16 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     // ---------------------------------------------------------------- maintenance
 
-    /** One maintenance run, on the {@link MaintenanceClock} thread. */
+    /**
+     * One maintenance run, on the {@link MaintenanceClock} thread. A destroy hook's
+     * {@link VirtualMachineError} does not stop the run: every expired object is still
+     * destroyed, then the first such error is rethrown.
+     */
     void maintain() {
         if (closed) {
             return;
         }
+        Throwable fatal = null;
         final int ep = epoch + 1;
         epoch = ep;
         final long now = System.nanoTime();
@@ -693,7 +667,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                     // between, and then carries a new stamp (or a new object).
                     if (expired(e, now, ep, idle)) {
                         idle--;
-                        destroyOwned(e, e.item);
+                        fatal = Hooks.fatal(fatal, destroyOwned(e, e.item));
                     } else {
                         publish(e, e.item, e.stamp);
                     }
@@ -709,8 +683,9 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         }
         reclaimLeaked();
         reapDeadThreads();
-        refill();
         maintenanceRuns = maintenanceRuns + 1;
+        Hooks.rethrow(fatal);
+        refill();
     }
 
     private boolean expired(BoundedEntry e, long now, int ep, int idle) {
@@ -831,37 +806,28 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     // ---------------------------------------------------------------- close, stats
 
+    /**
+     * Closes the pool: waiters are woken, idle objects destroyed now, borrowed ones at their
+     * release. Every idle object is destroyed even if a destroy hook throws; the first
+     * {@link VirtualMachineError} among them is rethrown at the end, other failures are logged.
+     * Each call sweeps the idle objects again, so a second call after a failed one loses none.
+     */
     @Override
     public void close() {
-        List<BoundedWaiter> woken;
-        lock.lock();
-        try {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            woken = new ArrayList<>(queue);
-            for (BoundedWaiter w : woken) {
-                w.outcome = BoundedWaiter.CLOSED;
-            }
-            queue.clear();
-            waiters = 0;
-        } finally {
-            lock.unlock();
-        }
-        for (BoundedWaiter w : woken) {
-            LockSupport.unpark(w.thread);
-        }
+        closed = true;
+        waitQueue.close();
+        Throwable fatal = null;
         // A release racing this loop either is seen here or sees closed (publish).
         for (BoundedEntry e : entries) {
             if (e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
-                destroyOwned(e, e.item);
+                fatal = Hooks.fatal(fatal, destroyOwned(e, e.item));
             }
         }
         ScheduledFuture<?> m = maintenance;
         if (m != null) {
             m.cancel(false);
         }
+        Hooks.rethrow(fatal);
     }
 
     @Override
@@ -883,7 +849,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             for (BoundedLocal l : registry) {
                 l.sumInto(sums);
             }
-            return new PoolStats(name, sums, maintenanceRuns, countIdle(), maxTotal, closed);
+            return new PoolStats(name, sums, maintenanceRuns, countIdle(), maxTotal, closed)
+                    .withWaits(waitQueue.figures(), creationsFailed.get());
         } finally {
             registryLock.unlock();
         }
@@ -892,7 +859,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     @Override
     public String toString() {
         return "BoundedPool[" + name + (closed ? ", closed" : "") + ", maxTotal=" + maxTotal
-                + ", live=" + live.get() + ", waiting=" + waiters + "]";
+                + ", live=" + live.get() + ", waiting=" + waitQueue.size() + "]";
     }
 
     // ---------------------------------------------------------------- for tests in this package
@@ -902,7 +869,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     }
 
     int waiting() {
-        return waiters;
+        return waitQueue.size();
     }
 
     /** A duration in nanoseconds, saturated: {@code Duration.toNanos} throws past 292 years. */
