@@ -117,7 +117,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     /** Rare events, virtual threads' counters and reaped threads' counters; atomic adds. */
     private final long[] poolCounts = Counts.newArray();
 
-    private final BoundedWaitQueue waitQueue = new BoundedWaitQueue();
+    private final BoundedWaitQueue waitQueue;
     private final AtomicLong creationsFailed = new AtomicLong();
     private volatile boolean closed;
     /** Written by the maintenance thread only. */
@@ -128,8 +128,9 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     private final ReentrantLock reclaimLock = new ReentrantLock();
     private volatile ScheduledFuture<?> maintenance;
 
-    private BoundedPool(PoolBuilder<T> b, String name) {
+    private BoundedPool(PoolBuilder<T> b, String name, long starvationNanos) {
         this.name = name;
+        this.waitQueue = new BoundedWaitQueue(starvationNanos);
         this.factory = b.factory;
         this.reset = b.reset;
         this.destroy = b.destroy;
@@ -157,7 +158,12 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     /** Builds the pool, then starts its maintenance: {@code this} escapes only once constructed. */
     static <T> BoundedPool<T> start(PoolBuilder<T> b, String name) {
-        BoundedPool<T> p = new BoundedPool<>(b, name);
+        return start(b, name, BoundedWaitQueue.STARVATION_NANOS);
+    }
+
+    /** As {@link #start(PoolBuilder, String)} with another starvation threshold, for race tests. */
+    static <T> BoundedPool<T> start(PoolBuilder<T> b, String name, long starvationNanos) {
+        BoundedPool<T> p = new BoundedPool<>(b, name, starvationNanos);
         if (p.periodNanos > 0) { // also with minIdle alone: a failed refill is retried
             p.maintenance = MaintenanceClock.schedule(p, p.periodNanos);
         }
@@ -369,7 +375,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     /**
      * Queues the caller and parks until it is handed an entry or a permit, finds one itself, or
-     * gives up. Parks at most until it has waited {@link BoundedWaitQueue#STARVATION_NANOS},
+     * gives up. Parks at most until it has waited the starvation threshold,
      * then switches the queue to starving mode (see {@link BoundedWaitQueue}).
      *
      * @return a BORROWED entry that is now the caller's, or {@link #PERMIT}
@@ -422,7 +428,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 }
                 return served(w);
             }
-            long toStarving = BoundedWaitQueue.STARVATION_NANOS - (now - w.since);
+            long toStarving = waitQueue.starvationNanos - (now - w.since);
             if (toStarving <= 0 && !waitQueue.starving()) {
                 waitQueue.starve();
                 continue; // Dekker with a release that read "not starving": look once more

@@ -17,7 +17,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * finds it through its hint without a lock or a wake-up), and wakes the oldest waiter to compete
  * for it, unless that waiter was already woken ({@link #frontSignalled}). A woken waiter that
  * loses keeps its place at the front and is not woken again by releases: it sleeps until it has
- * waited {@link #STARVATION_NANOS}, so a loop of releases and re-acquires costs no wake-up per
+ * waited {@link #starvationNanos}, so a loop of releases and re-acquires costs no wake-up per
  * release. A waiter that has waited that long switches the queue to <em>starving</em> mode, in
  * which every release hands its object, still borrowed, directly to the oldest waiter: nothing
  * is idle for a barging thread to take. The mode ends when a hand-off empties the queue or goes
@@ -42,6 +42,9 @@ final class BoundedWaitQueue {
     /** A waiter that has waited this long makes every release hand its object over directly. */
     static final long STARVATION_NANOS = 1_000_000L;
 
+    /** {@link #STARVATION_NANOS}, or another threshold for tests that race the switch. */
+    final long starvationNanos;
+
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<BoundedWaiter> queue = new ArrayDeque<>();
     private boolean closed;
@@ -56,6 +59,10 @@ final class BoundedWaitQueue {
     private final AtomicLong timeouts = new AtomicLong();
     private final AtomicLong waitNanosTotal = new AtomicLong();
     private final AtomicLong waitNanosMax = new AtomicLong();
+
+    BoundedWaitQueue(long starvationNanos) {
+        this.starvationNanos = starvationNanos;
+    }
 
     int size() {
         return size;
@@ -171,7 +178,7 @@ final class BoundedWaitQueue {
                 w.entry = e;
             }
             w.outcome = outcome;
-            if (starving && (queue.isEmpty() || System.nanoTime() - w.since < STARVATION_NANOS)) {
+            if (starving && (queue.isEmpty() || System.nanoTime() - w.since < starvationNanos)) {
                 starving = false;
             }
         } finally {
