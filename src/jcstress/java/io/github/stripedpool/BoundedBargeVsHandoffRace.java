@@ -12,13 +12,14 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * A barging acquire racing a hand-off: the pool's one object is released while two threads
- * acquire it, each holding it briefly and giving it back. With a starvation threshold of 0 a
- * thread that queues switches releases to direct hand-off at once, so the release, a hand-off
- * to the queued thread, and the other thread's barging acquire of an idle object all race. Each
- * thread must get the object exactly when nobody else holds it. Results: r1, r2 = 1 if that
- * thread got the object alone, 2 if it found another holder, 0 if it timed out after a second;
- * r3 = live objects afterwards; r4 = threads still queued afterwards.
+ * A barging acquire racing a hand-off: the holder of the pool's one object releases it and at
+ * once acquires it again (the tight loop), while another thread acquires it; each holds it
+ * briefly and gives it back. With a starvation threshold of 0 the thread that queues switches
+ * releases to direct hand-off at once, so the release, the hand-off to the queued thread and the
+ * releaser's barging acquire of its idle object all race. Each thread must get the object exactly
+ * when nobody else holds it. Results: r1, r2 = 1 if that thread got the object alone, 2 if it
+ * found another holder, 0 if it timed out after a second; r3 = live objects afterwards; r4 =
+ * threads still queued afterwards.
  */
 @JCStressTest
 @Description("BoundedPool: barging and hand-off never give one object to two threads or lose it")
@@ -31,12 +32,8 @@ public class BoundedBargeVsHandoffRace {
     private final AtomicReference<Thread> held = pool.acquire();
 
     @Actor
-    public void release() {
+    public void releaseAndBarge(IIII_Result r) {
         pool.release(held);
-    }
-
-    @Actor
-    public void first(IIII_Result r) {
         r.r1 = borrow();
     }
 

@@ -105,10 +105,10 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     private final long maxLifetimeNanos;
     private final long periodNanos;
     private final int idleEpochs;
-    /** A scan that succeeds within this many entries from the home offset counts as a home hit. */
-    private final int homeWidth;
+    /** A thread's stripe: a scan that succeeds within a stripe's width from home is a home hit. */
+    private final int stripes;
 
-    private final BoundedEntry[] entries;
+    private final BoundedEntryTable table;
     private final AtomicInteger live = new AtomicInteger();
     private final ThreadLocal<BoundedLocal> locals = ThreadLocal.withInitial(this::newLocal);
     private final ConcurrentLinkedQueue<BoundedLocal> registry = new ConcurrentLinkedQueue<>();
@@ -149,11 +149,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         // Rounded up without adding first: maxIdleNanos may be Long.MAX_VALUE ("forever").
         this.idleEpochs = maxIdleNanos == 0 ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE - 1,
                 maxIdleNanos / periodNanos + (maxIdleNanos % periodNanos == 0 ? 0 : 1));
-        this.entries = new BoundedEntry[maxTotal];
-        for (int i = 0; i < maxTotal; i++) {
-            entries[i] = new BoundedEntry(i);
-        }
-        this.homeWidth = Math.max(1, maxTotal / b.stripes);
+        this.table = new BoundedEntryTable(maxTotal);
+        this.stripes = Math.max(1, b.stripes);
     }
 
     /** Builds the pool, then starts its maintenance: {@code this} escapes only once constructed. */
@@ -233,8 +230,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             if (e != null) {
                 Object x = take(e);
                 if (validate == null || isValid(e, x)) {
-                    int d = e.index - home;
-                    count(l, (d < 0 ? d + maxTotal : d) < homeWidth ? Counts.HIT_HOME : Counts.HIT_STOLEN);
+                    count(l, isHome(e, home) ? Counts.HIT_HOME : Counts.HIT_STOLEN);
                     hint(l, e);
                     return (T) x;
                 }
@@ -259,17 +255,27 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         }
     }
 
-    /** Takes the first idle entry from {@code home} on, by CAS; null if none was idle. */
+    /**
+     * Takes the first idle entry from {@code home} (modulo the table's length) on, by CAS; null
+     * if none was idle. Costs in proportion to the entries made, not to maxTotal.
+     */
     private BoundedEntry scan(int home) {
-        final BoundedEntry[] es = entries;
+        final BoundedEntry[] es = table.array();
         final int n = es.length;
-        for (int i = 0, k = home; i < n; i++, k = k + 1 == n ? 0 : k + 1) {
+        for (int i = 0, k = home % n; i < n; i++, k = k + 1 == n ? 0 : k + 1) {
             BoundedEntry e = es[k];
             if (e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.BORROWED)) {
                 return e;
             }
         }
         return null;
+    }
+
+    /** Whether {@code e} lies within a stripe's width of the table from {@code home}. */
+    private boolean isHome(BoundedEntry e, int home) {
+        int n = table.array().length;
+        int d = e.index - home % n;
+        return (d < 0 ? d + n : d) < Math.max(1, n / stripes);
     }
 
     /** The caller has just made {@code e} BORROWED: takes its object out of it. */
@@ -316,7 +322,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
      */
     @SuppressWarnings("unchecked")
     private T create(BoundedLocal l) {
-        BoundedEntry e = claimFree();
+        BoundedEntry e = table.claimFree();
         Object x = make(e);
         e.set(BoundedEntry.BORROWED);
         count(l, Counts.MISS);
@@ -351,24 +357,6 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         creationsFailed.incrementAndGet();
         e.set(BoundedEntry.FREE);
         capacityBack();
-    }
-
-    /**
-     * Claims a FREE entry for a unit of capacity the caller holds. One exists: entries become
-     * non-FREE only with a unit and FREE before their unit is given back, so non-FREE entries
-     * never outnumber {@code live}, which counts the caller's unit too. A pass may still miss it
-     * while other creators and destroyers move, so it passes again; every retry means another
-     * thread progressed.
-     */
-    private BoundedEntry claimFree() {
-        final BoundedEntry[] es = entries;
-        for (;;) {
-            for (BoundedEntry e : es) {
-                if (e.state() == BoundedEntry.FREE && e.cas(BoundedEntry.FREE, BoundedEntry.RESERVED)) {
-                    return e;
-                }
-            }
-        }
     }
 
     // ---------------------------------------------------------------- waiting
@@ -456,7 +444,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     private PoolTimeoutException timeout(long timeoutNanos) {
         int inUse = 0;
-        for (BoundedEntry e : entries) {
+        for (BoundedEntry e : table.array()) {
             if (e.state() != BoundedEntry.IDLE && e.state() != BoundedEntry.FREE) {
                 inUse++;
             }
@@ -507,7 +495,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     }
 
     private BoundedEntry find(Object x) {
-        for (BoundedEntry e : entries) {
+        for (BoundedEntry e : table.array()) {
             if (e.holds(x)) {
                 return e;
             }
@@ -617,7 +605,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         int n = 0;
         reclaimLock.lock();
         try {
-            for (BoundedEntry e : entries) {
+            for (BoundedEntry e : table.array()) {
                 if (e.state() == BoundedEntry.BORROWED && reclaim(e)) {
                     n++;
                 }
@@ -665,7 +653,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         epoch = ep;
         final long now = System.nanoTime();
         int idle = countIdle();
-        for (BoundedEntry e : entries) {
+        for (BoundedEntry e : table.array()) {
             int s = e.state();
             if (s == BoundedEntry.IDLE) {
                 if (expired(e, now, ep, idle) && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
@@ -724,7 +712,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
      */
     void refill() {
         for (int need = minIdle - countIdle(); need > 0 && !closed && tryReserve(); need--) {
-            BoundedEntry e = claimFree();
+            BoundedEntry e = table.claimFree();
             Object x;
             try {
                 x = make(e);
@@ -739,7 +727,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     private int countIdle() {
         int idle = 0;
-        for (BoundedEntry e : entries) {
+        for (BoundedEntry e : table.array()) {
             if (e.state() == BoundedEntry.IDLE) {
                 idle++;
             }
@@ -824,7 +812,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         waitQueue.close();
         Throwable fatal = null;
         // A release racing this loop either is seen here or sees closed (publish).
-        for (BoundedEntry e : entries) {
+        for (BoundedEntry e : table.array()) {
             if (e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
                 fatal = Hooks.fatal(fatal, destroyOwned(e, e.item));
             }
@@ -876,6 +864,11 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     int waiting() {
         return waitQueue.size();
+    }
+
+    /** Entries made so far: grows with the objects that exist, not with maxTotal. */
+    int entriesMade() {
+        return table.array().length;
     }
 
     /** A duration in nanoseconds, saturated: {@code Duration.toNanos} throws past 292 years. */

@@ -281,6 +281,63 @@ class BoundedRobustnessTest {
         }
     }
 
+    // ---------------------------------------------------------------- capacity costs nothing
+
+    /**
+     * Bug: maxTotal(Integer.MAX_VALUE), the usual way to say "no cap", threw OutOfMemoryError
+     * from build(), and maxTotal(1_000_000) allocated every entry up front and scanned them all
+     * on each acquire that found nothing idle.
+     */
+    @Test
+    void aHugeCapCostsOnlyWhatExists() {
+        for (int cap : new int[] {Integer.MAX_VALUE, 1_000_000}) {
+            try (Pool<Tracked> pool = objects.builder().maxTotal(cap).build()) {
+                BoundedPool<Tracked> p = (BoundedPool<Tracked>) pool;
+                List<Tracked> held = new ArrayList<>();
+                for (int i = 0; i < 1000; i++) {
+                    held.add(pool.acquire());
+                }
+                held.forEach(pool::release);
+                assertTrue(p.entriesMade() <= 2 * 1000, cap + ": " + p.entriesMade() + " entries for 1000 objects");
+                for (int i = 0; i < 1000; i++) {
+                    held.set(i, pool.acquire());
+                }
+                assertEquals(1000, pool.stats().created(), () -> cap + ": " + pool.stats());
+                held.forEach(pool::release);
+                assertBalanced(pool);
+            }
+        }
+    }
+
+    /** The table grows while creators race for entries, and never past the cap. */
+    @Test
+    void theEntryTableGrowsUnderRacingCreatorsUpToTheCapOnly() throws Exception {
+        final int cap = 300;
+        try (Pool<Tracked> pool = objects.builder().maxTotal(cap).build()) {
+            BoundedPool<Tracked> p = (BoundedPool<Tracked>) pool;
+            List<Thread> threads = new ArrayList<>();
+            java.util.concurrent.ConcurrentLinkedQueue<Tracked> got = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            for (int t = 0; t < 6; t++) {
+                Thread th = new Thread(() -> {
+                    for (int i = 0; i < cap / 6; i++) {
+                        got.add(pool.acquire());
+                    }
+                });
+                th.start();
+                threads.add(th);
+            }
+            for (Thread th : threads) {
+                th.join();
+            }
+            assertEquals(cap, got.size());
+            assertEquals(cap, new java.util.HashSet<>(got).size(), "an object was handed out twice");
+            assertEquals(cap, p.entriesMade());
+            assertThrows(PoolTimeoutException.class, () -> pool.acquire(Duration.ofMillis(10)));
+            got.forEach(pool::release);
+            assertBalanced(pool);
+        }
+    }
+
     private static void awaitTrue(BooleanSupplier condition, String what) {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         while (!condition.getAsBoolean()) {
