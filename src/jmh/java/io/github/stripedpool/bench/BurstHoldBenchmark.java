@@ -44,7 +44,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @Threads(16)
 public class BurstHoldBenchmark {
 
-    @Param({"striped", "alloc", "commonsPool2", "concurrentBag", "threadLocal"})
+    @Param({"striped", "alloc", "commonsPool2", "concurrentBag", "floor"})
     public String impl;
 
     /** Bytes in the payload's buffer. */

@@ -18,12 +18,24 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Scenario 1, the cost of one cycle: acquire a payload, {@link Payload#touch touch} it, release
- * it, with every thread sharing one pool. Plain allocation does the same work on a new payload;
- * {@code threadLocal} is the floor no thread-local pool can beat. Run at 1, 2, 4 and 8 threads:
- * on a 2-core machine 4 and 8 are oversubscribed, as servers often are.
+ * it, with every thread sharing one pool. The rows:
+ * <ul>
+ *   <li>the library in each mode ({@link StripedPeer}): no hooks, reset and destroy hooks, leak
+ *       detection {@code SAMPLED} and {@code PARANOID};</li>
+ *   <li>{@code floor} ({@link FloorPeer}): one plain slot per thread in a table indexed by thread
+ *       id, the least code that reuses an object; no pool can be cheaper;</li>
+ *   <li>{@code netty}: Netty 4.2's {@code Recycler} on the threads it pools on (every worker
+ *       thread of this benchmark is a {@code FastThreadLocalThread}, see
+ *       {@link FastThreadExecutor}); {@code stormpot}, {@code concurrentBag} (HikariCP),
+ *       {@code commonsPool2}; {@code alloc}, a new payload every time.</li>
+ * </ul>
+ * After each trial a pool that made more than a few thousand objects fails the run: it measured
+ * allocation, not pooling. Run at 1, 2, 4 and 8 threads: on a 2-core machine 4 and 8 are
+ * oversubscribed, as servers often are.
  *
  * <pre>
  * java -jar target-jmh/benchmarks.jar CycleBenchmark -t 2 -prof gc
+ * java -jar target-jmh/benchmarks.jar CycleBenchmark -t 1 -f 2 -p impl=striped,netty,floor
  * </pre>
  */
 @State(Scope.Benchmark)
@@ -31,10 +43,12 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch",
+        FastThreadExecutor.SELECT, FastThreadExecutor.CLASS})
 public class CycleBenchmark {
 
-    @Param({"striped", "alloc", "commonsPool2", "concurrentBag", "threadLocal"})
+    @Param({"striped", "stripedHooks", "stripedSampled", "stripedParanoid", "floor", "netty",
+            "stormpot", "concurrentBag", "commonsPool2", "alloc"})
     public String impl;
 
     /** Bytes in the payload's buffer. */
@@ -50,7 +64,11 @@ public class CycleBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        peer.close();
+        try {
+            Peers.checkPooled(impl, peer);
+        } finally {
+            peer.close();
+        }
     }
 
     @Benchmark

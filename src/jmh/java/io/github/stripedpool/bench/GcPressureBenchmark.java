@@ -42,7 +42,7 @@ public class GcPressureBenchmark {
     /** Bytes per object of the live set: many small objects, as an application's heap holds. */
     private static final int LIVE_OBJECT_BYTES = 1024;
 
-    @Param({"striped", "alloc", "commonsPool2", "concurrentBag", "threadLocal"})
+    @Param({"striped", "alloc", "commonsPool2", "concurrentBag", "floor"})
     public String impl;
 
     /** Bytes in the payload's buffer. */

@@ -12,8 +12,12 @@ import org.openjdk.jmh.infra.Blackhole;
  * handles the very same object, and allocation pays for that word too. With compressed oops the
  * header object is 24 bytes and the buffer {@code 16 + size} bytes: a 64-byte payload is 104
  * bytes of allocation.
+ *
+ * <p>Not final for the two pools that need a field of their own in each object: Netty's
+ * {@code Recycler} and Stormpot keep a per-object handle ({@link RecycledPayload},
+ * {@link SlotPayload}); only their objects pay for it.
  */
-public final class Payload implements ConcurrentBag.IConcurrentBagEntry {
+public class Payload implements ConcurrentBag.IConcurrentBagEntry {
     private static final AtomicIntegerFieldUpdater<Payload> STATE =
             AtomicIntegerFieldUpdater.newUpdater(Payload.class, "state");
 
@@ -25,6 +29,15 @@ public final class Payload implements ConcurrentBag.IConcurrentBagEntry {
 
     Payload(int size) {
         data = new byte[size];
+    }
+
+    /** What a reset hook does: undo {@link #touch}, so the next borrower sees a clean buffer. */
+    static void clear(Payload p) {
+        byte[] d = p.data;
+        int last = d.length - 1;
+        d[0] = 0;
+        d[last >>> 1] = 0;
+        d[last] = 0;
     }
 
     /**

@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * Builds the peers named by the benchmarks' {@code impl} parameter. A pool mode of the striped
- * pool (bounded, leak detection) becomes one more name here and in the {@code @Param} lists.
+ * Builds the peers named by the benchmarks' {@code impl} parameter. A mode of the striped pool
+ * is one more name here (see {@link StripedPeer}) and in the {@code @Param} lists.
  */
 final class Peers {
     /**
@@ -14,24 +14,62 @@ final class Peers {
      */
     static final int MAX_IDLE = 64 * Runtime.getRuntime().availableProcessors();
 
+    /**
+     * Stormpot's fixed size where the others never block: 8 threads holding 4 objects each is
+     * the most any scenario holds at once, and twice that leaves room.
+     */
+    static final int STORMPOT_SIZE = 64;
+
+    /**
+     * More objects than any pool may make in one trial of a scenario where each thread holds at
+     * most 4 at once. One that pools nothing makes millions (one per cycle); the pools here make
+     * a few dozen.
+     */
+    static final long MAX_CREATED = 4096;
+
+    static final String NAMES = "striped, stripedHooks, stripedSampled, stripedParanoid, floor, netty, "
+            + "stormpot, concurrentBag, commonsPool2, alloc";
+
     private Peers() {
     }
 
     static Peer create(String impl, int size) {
+        Factory factory = new Factory(size);
+        Peer striped = StripedPeer.of(impl, factory, MAX_IDLE);
+        if (striped != null) {
+            return striped;
+        }
         switch (impl) {
-            case "striped":
-                return new StripedPeer(new Factory(size), MAX_IDLE);
             case "alloc":
                 return new AllocPeer(size);
+            case "floor":
+                return new FloorPeer(factory);
+            case "netty":
+                return new NettyPeer(factory, size);
+            case "stormpot":
+                return new StormpotPeer(factory, size, STORMPOT_SIZE, 1000);
             case "commonsPool2":
-                return new CommonsPool2Peer(new Factory(size), MAX_IDLE);
+                return new CommonsPool2Peer(factory, MAX_IDLE);
             case "concurrentBag":
-                return new ConcurrentBagPeer(new Factory(size));
-            case "threadLocal":
-                return new ThreadLocalPeer(new Factory(size));
+                return new ConcurrentBagPeer(factory);
             default:
-                throw new IllegalArgumentException("unknown impl '" + impl + "'; expected one of "
-                        + "striped, alloc, commonsPool2, concurrentBag, threadLocal");
+                throw new IllegalArgumentException("unknown impl '" + impl + "'; expected one of " + NAMES);
+        }
+    }
+
+    /**
+     * Fails the trial of a peer that did not pool: one that made more than {@link #MAX_CREATED}
+     * objects measured allocation plus its own overhead, not pooling (Netty's Recycler on a
+     * thread it does not pool on, a pool whose stripes lose objects).
+     */
+    static void checkPooled(String impl, Peer peer) {
+        if (peer instanceof AllocPeer) {
+            return;
+        }
+        long made = peer.created();
+        if (made > MAX_CREATED) {
+            throw new IllegalStateException(impl + " made " + made + " objects in one trial (more than "
+                    + MAX_CREATED + "): it did not pool, so its figure measures allocation");
         }
     }
 
@@ -39,6 +77,7 @@ final class Peers {
     static final class Factory implements Supplier<Payload> {
         private final int size;
         private final AtomicLong made = new AtomicLong();
+        private final AtomicLong destroyed = new AtomicLong();
 
         Factory(int size) {
             this.size = size;
@@ -46,8 +85,18 @@ final class Peers {
 
         @Override
         public Payload get() {
-            made.incrementAndGet();
+            count();
             return new Payload(size);
+        }
+
+        /** Counts an object that a pool made itself (those needing a subclass of payload). */
+        void count() {
+            made.incrementAndGet();
+        }
+
+        /** A destroy hook: counts the objects a pool gave up. */
+        void destroyed(Payload p) {
+            destroyed.incrementAndGet();
         }
 
         long made() {

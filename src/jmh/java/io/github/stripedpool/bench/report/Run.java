@@ -1,5 +1,7 @@
 package io.github.stripedpool.bench.report;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +22,8 @@ final class Run {
     final double score;
     final double error;
     final String unit;
+    /** Every measurement iteration's score, of every fork, sorted; empty in sample mode. */
+    final double[] samples;
     /** Percentile (as JMH writes it, e.g. "99.0") to value; meaningful in sample mode. */
     final Map<String, Double> percentiles = new LinkedHashMap<>();
     /** Secondary metric name (without JMH's leading middle dot) to score. */
@@ -51,6 +55,7 @@ final class Run {
         score = Json.number(primary.get("score"));
         error = Json.number(primary.get("scoreError"));
         unit = (String) primary.get("scoreUnit");
+        samples = samples(primary.get("rawData"));
         Object rawPercentiles = primary.get("scorePercentiles");
         if (rawPercentiles instanceof Map) {
             ((Map<String, Object>) rawPercentiles).forEach((k, v) -> percentiles.put(k, Json.number(v)));
@@ -69,6 +74,44 @@ final class Run {
         warmup = (int) Json.number(json.get("warmupIterations")) + " x " + json.get("warmupTime");
         measurement = (int) Json.number(json.get("measurementIterations")) + " x "
                 + json.get("measurementTime");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static double[] samples(Object rawData) {
+        List<Double> all = new ArrayList<>();
+        if (rawData instanceof List) {
+            for (Object fork : (List<Object>) rawData) {
+                for (Object v : (List<Object>) fork) {
+                    all.add(Json.number(v));
+                }
+            }
+        }
+        double[] out = all.stream().mapToDouble(Double::doubleValue).filter(v -> !Double.isNaN(v)).toArray();
+        Arrays.sort(out);
+        return out;
+    }
+
+    /**
+     * The {@code q}-quantile (0.5 the median) of the iteration scores, interpolated between
+     * neighbours; JMH's mean score where there are no iteration scores.
+     */
+    double quantile(double q) {
+        if (samples.length == 0) {
+            return score;
+        }
+        double pos = q * (samples.length - 1);
+        int lo = (int) Math.floor(pos);
+        int hi = Math.min(lo + 1, samples.length - 1);
+        return samples[lo] + (pos - lo) * (samples[hi] - samples[lo]);
+    }
+
+    double median() {
+        return quantile(0.5);
+    }
+
+    /** A percentile of a sample-mode run, e.g. {@code "99.0"}, {@code "100.0"} for the maximum. */
+    double percentile(String p) {
+        return percentiles.getOrDefault(p, Double.NaN);
     }
 
     String param(String key) {

@@ -1,0 +1,63 @@
+package io.github.stripedpool.bench.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** The implementations' display names and their order in every table and chart. */
+final class Names {
+    /** Table and chart order; an implementation not listed here follows, sorted by name. */
+    static final List<String> ORDER = List.of("striped", "stripedHooks", "stripedSampled",
+            "stripedParanoid", "floor", "netty", "stormpot", "vibur", "concurrentBag", "commonsPool2",
+            "alloc");
+    private static final Map<String, String> NAMES = Map.ofEntries(
+            Map.entry("striped", "striped-pool"),
+            Map.entry("stripedHooks", "striped-pool, reset + destroy hooks"),
+            Map.entry("stripedSampled", "striped-pool, leak detection SAMPLED"),
+            Map.entry("stripedParanoid", "striped-pool, leak detection PARANOID"),
+            Map.entry("floor", "floor (one plain slot per thread)"),
+            Map.entry("netty", "Netty Recycler"),
+            Map.entry("stormpot", "Stormpot"),
+            Map.entry("vibur", "Vibur"),
+            Map.entry("concurrentBag", "HikariCP ConcurrentBag"),
+            Map.entry("commonsPool2", "commons-pool2"),
+            Map.entry("alloc", "allocation (new)"));
+    /** The library's mode rows: compared with the bare pool, not with the peers. */
+    static final List<String> MODES = List.of("stripedHooks", "stripedSampled", "stripedParanoid");
+
+    private Names() {
+    }
+
+    static String of(String impl) {
+        return NAMES.getOrDefault(impl, impl);
+    }
+
+    /** The implementations present in {@code runs}, in table order. */
+    static List<String> impls(List<Run> runs) {
+        Set<String> present = new LinkedHashSet<>();
+        runs.forEach(r -> present.add(r.param("impl")));
+        List<String> out = new ArrayList<>();
+        for (String i : ORDER) {
+            if (present.remove(i)) {
+                out.add(i);
+            }
+        }
+        out.addAll(new TreeSet<>(present));
+        return out;
+    }
+
+    /** The peers of {@code impls}: everything but the library's own rows. */
+    static List<String> peers(List<String> impls) {
+        List<String> out = new ArrayList<>(impls);
+        out.remove("striped");
+        out.removeAll(MODES);
+        return out;
+    }
+
+    static String threads(int t) {
+        return t + (t == 1 ? " thread" : " threads");
+    }
+}

@@ -1,0 +1,176 @@
+package io.github.stripedpool.bench.report;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The sections of the benchmarks with one question each: the garbage collector, objects held
+ * across a blocking call, false sharing, and whatever benchmark the report does not know.
+ */
+final class OtherSections {
+    static final List<String> COLLECTORS = List.of("g1", "parallel", "zgc");
+    static final Map<String, String> COLLECTOR_NAMES = Map.of("g1", "G1", "parallel", "Parallel", "zgc", "ZGC");
+    /** Benchmarks with a section of their own; any other goes to the table of others. */
+    private static final Set<String> KNOWN = Set.of("CycleBenchmark", "HoldSeveralBenchmark",
+            "BoundedBenchmark", "GcPressureBenchmark", "BurstHoldBenchmark", "FalseSharingBenchmark");
+
+    private final Runs runs;
+    private final Page page;
+
+    OtherSections(Runs runs, Page page) {
+        this.runs = runs;
+        this.page = page;
+    }
+
+    static String liveName(String live) {
+        return live.equals("half") ? "half the heap" : live;
+    }
+
+    static String flagsName(String group) {
+        return group.equals("restrictContendedOff") ? "-XX:-RestrictContended" : "default flags";
+    }
+
+    void gc() {
+        boolean any = false;
+        for (String c : COLLECTORS) {
+            List<Run> rs = runs.gcRuns(c);
+            if (rs.isEmpty()) {
+                continue;
+            }
+            if (!any) {
+                page.section("Under the garbage collector");
+                page.add("`GcPressureBenchmark`, 1 thread, fixed 1 GiB heap, with `-prof gc`. Live set "
+                        + "*half*: about half the heap held in 1 KiB arrays for the whole trial. GC columns "
+                        + "count what happened during the measurement iterations: B/op is "
+                        + "`gc.alloc.rate.norm`, GCs is `gc.count`, GC ms is `gc.time`.\n\n");
+                any = true;
+            }
+            List<String> impls = Names.impls(rs);
+            List<String> pools = impls.stream().filter(i -> !i.equals("alloc")).collect(Collectors.toList());
+            List<String> header = new ArrayList<>(List.of("payload", "live set"));
+            impls.forEach(i -> header.add(Names.of(i)));
+            header.add("striped-pool ÷ allocation");
+            List<String> costHeader = new ArrayList<>(header.subList(0, header.size() - 1));
+            List<List<String>> rows = new ArrayList<>();
+            List<List<String>> costs = new ArrayList<>();
+            List<String> groups = new ArrayList<>();
+            List<Ratio[]> ratios = new ArrayList<>();
+            for (String live : Runs.liveSets(rs)) {
+                for (String size : Runs.sizes(rs)) {
+                    List<String> row = new ArrayList<>(List.of(Format.size(size), liveName(live)));
+                    List<String> cost = new ArrayList<>(row);
+                    for (String impl : impls) {
+                        Run r = runs.gcRun(c, impl, size, live);
+                        row.add(r == null ? "–" : Format.score(r.score, r.error));
+                        cost.add(r == null ? "–" : Format.bytes(r.metric("gc.alloc.rate.norm")) + " · "
+                                + Format.number(r.metric("gc.count")) + " · " + Format.number(r.metric("gc.time")));
+                    }
+                    Run a = runs.gcRun(c, "alloc", size, live);
+                    row.add(Ratio.text(Ratio.of(runs.gcRun(c, "striped", size, live), a)));
+                    rows.add(row);
+                    costs.add(cost);
+                    groups.add(Format.size(size) + (live.equals("none") ? ", no live set" : ", live set " + liveName(live)));
+                    Ratio[] bar = new Ratio[pools.size()];
+                    for (int i = 0; i < pools.size(); i++) {
+                        bar[i] = Ratio.of(runs.gcRun(c, pools.get(i), size, live), a);
+                    }
+                    ratios.add(bar);
+                }
+            }
+            page.add("### " + COLLECTOR_NAMES.get(c) + "\n\n");
+            page.table(header, rows);
+            page.add("B/op · GCs · GC ms during the measurement:\n\n");
+            page.table(costHeader, costs);
+            page.ratioChart("gc-" + c + ".svg", COLLECTOR_NAMES.get(c) + ": each pool's throughput ÷ allocation's",
+                    "pool ÷ allocation", groups, pools, ratios.toArray(new Ratio[0][]));
+        }
+    }
+
+    void burst() {
+        List<Run> rs = runs.burstRuns();
+        if (rs.isEmpty()) {
+            return;
+        }
+        page.section("Held across a blocking call");
+        page.add("`BurstHoldBenchmark`: each thread acquires a 1 KiB payload, touches it, parks for "
+                + "a few microseconds while holding it (longer in practice: the OS timer slack), and "
+                + "releases it, so many payloads are out at once. *Created per cycle* counts "
+                + "acquisitions that returned a payload nobody had used before, over the measurement "
+                + "iterations: 1 for allocation, near 0 for a pool that keeps enough objects.\n\n");
+        List<String> impls = Names.impls(rs);
+        List<Integer> ts = Runs.threadCounts(rs);
+        List<List<String>> rows = new ArrayList<>();
+        double[][] values = new double[ts.size()][impls.size()];
+        for (int g = 0; g < ts.size(); g++) {
+            for (int i = 0; i < impls.size(); i++) {
+                values[g][i] = Double.NaN;
+                for (Run r : rs) {
+                    if (r.threads == ts.get(g) && r.param("impl").equals(impls.get(i))) {
+                        values[g][i] = Runs.perEvent(r, "creations", "cycles");
+                        rows.add(Arrays.asList(Names.of(impls.get(i)), String.valueOf(r.threads),
+                                Format.score(r.score, r.error), Format.number(values[g][i]),
+                                Format.bytes(r.metric("gc.alloc.rate.norm"))));
+                    }
+                }
+            }
+        }
+        page.table(List.of("implementation", "threads", "ops/µs", "created per cycle", "B/op"), rows);
+        page.chart("burst.svg", "Payloads created per cycle when held across a blocking call",
+                "created per cycle, lower is better", ts.stream().map(Names::threads).collect(Collectors.toList()),
+                impls, values);
+    }
+
+    void falseSharing() {
+        List<String> groups = new ArrayList<>();
+        for (String g : List.of("defaultFlags", "restrictContendedOff")) {
+            if (runs.falseSharing(g, "padded") != null || runs.falseSharing(g, "unpadded") != null) {
+                groups.add(g);
+            }
+        }
+        if (groups.isEmpty()) {
+            return;
+        }
+        page.section("False sharing between stripes");
+        page.add("`FalseSharingBenchmark`: two threads, each writing the hot field of its own stripe, "
+                + "the two stripes allocated back to back. *padded* is the stripe as shipped (padded "
+                + "by its class layout); *unpadded* has the same fields without padding, so both hot "
+                + "fields share a cache line.\n\n");
+        List<List<String>> rows = new ArrayList<>();
+        double[][] values = new double[groups.size()][2];
+        for (int g = 0; g < groups.size(); g++) {
+            Run p = runs.falseSharing(groups.get(g), "padded");
+            Run u = runs.falseSharing(groups.get(g), "unpadded");
+            values[g][0] = p == null ? Double.NaN : p.score;
+            values[g][1] = u == null ? Double.NaN : u.score;
+            rows.add(Arrays.asList(flagsName(groups.get(g)), p == null ? "–" : Format.score(p.score, p.error),
+                    u == null ? "–" : Format.score(u.score, u.error), Ratio.text(Ratio.of(p, u))));
+        }
+        page.table(List.of("JVM flags", "padded ops/µs", "unpadded ops/µs", "padded ÷ unpadded"), rows);
+        page.chart("false-sharing.svg", "Two threads writing their own stripe's hot field",
+                "ops/µs, both threads together", groups.stream().map(OtherSections::flagsName)
+                        .collect(Collectors.toList()), List.of("padded (as shipped)", "unpadded"), values);
+    }
+
+    /** Any benchmark the sections above do not know, so that a new one is never left out. */
+    void others() {
+        List<Run> rs = runs.select(r -> !KNOWN.contains(r.name.substring(0, r.name.indexOf('.'))));
+        if (rs.isEmpty()) {
+            return;
+        }
+        page.add("## Other benchmarks\n\n");
+        List<List<String>> rows = new ArrayList<>();
+        for (Run r : rs) {
+            String score = Format.score(r.score, r.error) + ' ' + r.unit + (r.mode.equals("sample")
+                    ? " (p50 " + Format.number(r.percentile("50.0")) + ", p99 " + Format.number(r.percentile("99.0"))
+                    + ", max " + Format.number(r.percentile("100.0")) + ")" : "");
+            rows.add(Arrays.asList(r.name, r.mode, r.params.entrySet().stream()
+                    .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", ")),
+                    String.valueOf(r.threads), score, Format.bytes(r.metric("gc.alloc.rate.norm"))));
+        }
+        page.table(List.of("benchmark", "mode", "parameters", "threads", "score", "B/op"), rows);
+    }
+}
