@@ -2,7 +2,6 @@ package io.github.stripedpool;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,55 +16,59 @@ import java.util.function.Supplier;
  * The bounded pool: at most {@code maxTotal} live objects, acquirers wait (with a timeout) when
  * all are in use, objects are validated on acquire, evicted when idle too long or too old.
  *
- * <p>Structure. An array of {@code maxTotal} {@link BoundedEntry entries}, each empty or holding
- * one object, with its state changed by CAS (see {@code BoundedEntry} for the transitions);
- * {@link #live}, the number of entries that hold or are about to hold an object; a FIFO
- * {@link #queue} of {@link BoundedWaiter waiters} under {@link #lock}. Acquire, when an object
- * is idle, takes no lock:
+ * <p>Structure. A {@link BoundedEntryTable} of {@link BoundedEntry entries}, grown as objects
+ * are created, each empty or holding one object, with its state changed by CAS (see
+ * {@code BoundedEntry} for the transitions); {@link #live}, the number of entries that hold or
+ * are about to hold an object; a {@link BoundedWaitQueue} of waiting threads, which also decides
+ * between barging and hand-off; {@link BoundedThreads}, the per-thread state and counters.
+ * Acquire, when an object is idle, takes no lock:
  * <ol>
  *   <li>the entry the thread used last ({@link BoundedLocal#hint}): CAS IDLE to BORROWED;</li>
- *   <li>a scan of the array from the thread's home offset, so that threads start in different
+ *   <li>a scan of the table from the thread's home offset, so that threads start in different
  *       places and rarely race for the same entry;</li>
  *   <li>if {@code live < maxTotal}: a CAS on {@code live} reserves capacity, then the factory
  *       runs, outside any lock; a factory failure gives the unit back;</li>
- *   <li>else the thread queues and parks.</li>
+ *   <li>else the thread queues and parks (see {@link #await}).</li>
  * </ol>
  *
- * <p>Fairness: direct hand-off. A release that sees waiters gives its entry, still BORROWED, to
- * the oldest waiter and unparks it; only when nobody waits does the entry become IDLE. So while
- * threads wait no object is ever idle for a barging acquirer to take, and a thread that releases
- * and re-acquires in a loop goes to the back of the queue. Capacity freed by a destroy is handed
- * the same way, as a permit to create: the waiter runs the factory itself, outside the lock, and
+ * <p>Fairness. A release makes its entry IDLE and wakes the oldest waiter to compete for it
+ * (barging: the releaser may take it straight back), unless the queue is starving, in which case
+ * it hands the entry, still BORROWED, to the oldest waiter; see {@link BoundedWaitQueue} for the
+ * switch and the bound on waiting it gives. Capacity freed by a destroy is always handed to the
+ * oldest waiter, as a permit to create: the waiter runs the factory itself, outside any lock, and
  * no more objects are created than there are waiters to take them.
  *
  * <p>The lost wake-up. A waiter queues and then parks; a releaser that saw no waiter marks its
  * entry IDLE. If the two cross, the waiter could sleep next to an idle object. Both sides make a
  * pair of sequentially consistent accesses in opposite order (Dekker): the releaser writes IDLE
- * (volatile) then reads {@link #waiters} (volatile); the waiter writes {@code waiters} (under the
- * lock, volatile) then scans the entries' states (volatile). At least one sees the other: the
- * releaser takes its entry back (CAS IDLE to RESERVED) and hands it over, or the waiter finds it,
- * cancels its place in the queue and takes it. If the waiter was also served meanwhile it has
- * two entries, and gives the extra one back through the same release path. Freed capacity follows
- * the same pattern with {@code live} in place of an entry's state, and {@link #closed} with close.
+ * (volatile) then reads the queue's size and mode (volatile); the waiter writes the size (under
+ * the queue's lock, volatile), or the starving mode, then scans the entries' states (volatile).
+ * At least one sees the other: the releaser wakes the front waiter, or takes its entry back (CAS
+ * IDLE to RESERVED) and hands it over, or the waiter finds it, cancels its place in the queue and
+ * takes it. A waiter that was woken once and lost the race is not woken again until it has
+ * waited the starvation threshold; an entry may then stay idle that long while it sleeps, which
+ * is the price of waking no thread per release in a tight loop, and within the bound. If a
+ * waiter was served while it found an entry itself, it has two, and gives the extra one back
+ * through the same release path. Freed capacity follows the same pattern with {@code live} in
+ * place of an entry's state, and {@link #closed} with close.
  *
  * <p>Accounting. {@code live} counts entries that are not FREE plus units reserved for a creator
  * that has not claimed its entry yet; an entry is claimed only after a unit is reserved and made
- * FREE before its unit is given back, so a creator always finds a FREE entry. At every quiescent
- * point: created - dropped == live == idle + in use &lt;= maxTotal.
+ * FREE before its unit is given back, so a creator always finds a FREE entry (or the table grows
+ * to make one). At every quiescent point: created - dropped == live == idle + in use &lt;=
+ * maxTotal. Every path that frees an entry frees it whatever the destroy hook throws, and only
+ * then rethrows (see {@link Hooks}): no hook can keep a unit reserved.
  *
  * <p>Maintenance. One shared daemon thread ({@link MaintenanceClock}) runs {@link #maintain()} for
- * every pool with maxIdleTime or maxLifetime, every quarter of the smaller of the two. Each run
- * increments {@link #epoch}; a release stamps its entry with the epoch (a volatile read of an int
- * rarely written, no clock read on the hot path), so an entry idle for more than
- * {@link #idleEpochs} epochs has been idle longer than maxIdleTime (and at most one period
- * longer). Objects past maxLifetime are destroyed when idle, or marked and destroyed at their
- * release when borrowed. The same thread refills to minIdle after building and after destroys.
- *
- * <p>Counters. Hits, misses and releases are counted in the thread's {@link BoundedLocal} (plain
- * fields, owner-written) or, for virtual threads, atomically in {@link #poolCounts}; creations,
- * destroys and hook failures, which cost a factory or destroy call anyway, atomically in
- * {@code poolCounts}. {@link #registryLock} serialises folding dead threads' counters with
- * {@link #stats()}.
+ * every pool with maxIdleTime or maxLifetime, every quarter of the smaller of the two, and every
+ * {@link #REFILL_PERIOD_NANOS} for a pool with only minIdle. Each run increments {@link #epoch};
+ * a release stamps its entry with the epoch (a volatile read of an int rarely written, no clock
+ * read on the hot path), so an entry idle for more than {@link #idleEpochs} epochs has been idle
+ * longer than maxIdleTime (and at most one period longer). Objects past maxLifetime are
+ * destroyed when idle, or marked and destroyed at their release when borrowed. The same thread
+ * refills to minIdle after building, after destroys, after acquisitions that took idle objects,
+ * and at each run. Times are compared as elapsed durations, never as {@code now + limit}, so a
+ * limit of Long.MAX_VALUE nanoseconds ("forever") cannot overflow.
  *
  * @param <T> the type of the pooled objects
  */
@@ -78,8 +81,6 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     static final long MAX_PERIOD_NANOS = 30_000_000_000L;
     /** Maintenance runs this many times per maxIdleTime (or maxLifetime): evictions are late by at most a quarter. */
     static final int RUNS_PER_LIMIT = 4;
-    /** Registrations of threads between two sweeps of dead threads' counters. */
-    private static final int REAP_EVERY = 64;
 
     /**
      * Maintenance period of a pool with minIdle but neither maxIdleTime nor maxLifetime: how soon
@@ -110,12 +111,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     private final BoundedEntryTable table;
     private final AtomicInteger live = new AtomicInteger();
-    private final ThreadLocal<BoundedLocal> locals = ThreadLocal.withInitial(this::newLocal);
-    private final ConcurrentLinkedQueue<BoundedLocal> registry = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger registrations = new AtomicInteger();
-    private final ReentrantLock registryLock = new ReentrantLock();
-    /** Rare events, virtual threads' counters and reaped threads' counters; atomic adds. */
-    private final long[] poolCounts = Counts.newArray();
+    private final BoundedThreads threads;
 
     private final BoundedWaitQueue waitQueue;
     private final AtomicLong creationsFailed = new AtomicLong();
@@ -150,6 +146,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         this.idleEpochs = maxIdleNanos == 0 ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE - 1,
                 maxIdleNanos / periodNanos + (maxIdleNanos % periodNanos == 0 ? 0 : 1));
         this.table = new BoundedEntryTable(maxTotal);
+        this.threads = new BoundedThreads(maxTotal);
         this.stripes = Math.max(1, b.stripes);
     }
 
@@ -192,7 +189,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         if (closed) {
             throw new PoolClosedException(name);
         }
-        BoundedLocal l = local();
+        BoundedLocal l = threads.local();
         // With a validate hook the timeout starts now: it bounds the validations too.
         long start = validate != null ? System.nanoTime() : NOT_STARTED;
         if (l != null) {
@@ -215,7 +212,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
      */
     @SuppressWarnings("unchecked")
     private T acquireSlow(BoundedLocal l, long timeoutNanos, long start) {
-        final int home = l != null ? l.home : virtualHome();
+        final int home = l != null ? l.home : threads.virtualHome();
         if (minIdle > 0) {
             requestRefill(); // the idle objects this thread did not find are to be replaced
         }
@@ -230,8 +227,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             if (e != null) {
                 Object x = take(e);
                 if (validate == null || isValid(e, x)) {
-                    count(l, isHome(e, home) ? Counts.HIT_HOME : Counts.HIT_STOLEN);
-                    hint(l, e);
+                    threads.count(l, isHome(e, home) ? Counts.HIT_HOME : Counts.HIT_STOLEN);
+                    BoundedThreads.hint(l, e);
                     return (T) x;
                 }
                 continue;
@@ -248,8 +245,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             }
             Object x = take(e);
             if (validate == null || isValid(e, x)) {
-                count(l, Counts.HIT_STOLEN);
-                hint(l, e);
+                threads.count(l, Counts.HIT_STOLEN);
+                BoundedThreads.hint(l, e);
                 return (T) x;
             }
         }
@@ -295,7 +292,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         try {
             ok = validate.test((T) x);
         } catch (Throwable t) {
-            Hooks.failed("validate", x, name, poolCounts, "destroyed instead of handed out", t);
+            Hooks.failed("validate", x, name, threads.counts, "destroyed instead of handed out", t);
             Hooks.rethrow(Hooks.fatal(t, destroyOwned(e, x)));
             return false;
         }
@@ -325,8 +322,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         BoundedEntry e = table.claimFree();
         Object x = make(e);
         e.set(BoundedEntry.BORROWED);
-        count(l, Counts.MISS);
-        hint(l, e);
+        threads.count(l, Counts.MISS);
+        BoundedThreads.hint(l, e);
         return (T) x;
     }
 
@@ -349,7 +346,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                     + "': the factory returned null; it must return a new object on every call", null);
         }
         e.ref = new BoundedEntry.ObjectRef(x, maxLifetimeNanos > 0 ? System.nanoTime() : 0L);
-        Counts.add(poolCounts, Counts.CREATED, 1);
+        threads.add(Counts.CREATED, 1);
         return x;
     }
 
@@ -463,7 +460,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             throw new NullPointerException("release(null) on pool '" + name
                     + "': pass the object that acquire() returned");
         }
-        BoundedLocal l = local();
+        BoundedLocal l = threads.local();
         BoundedEntry e = l != null ? l.hint : null;
         if (e == null || !e.holds(object)) {
             e = find(object);
@@ -479,9 +476,9 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                     + " was released twice; the second release was ignored. After release(x), "
                     + "x belongs to the pool: drop every reference to it");
         }
-        count(l, Counts.RELEASED);
+        threads.count(l, Counts.RELEASED);
         if (reset != null) {
-            Throwable t = Hooks.run(reset, object, "reset", name, poolCounts, "destroyed instead of pooled");
+            Throwable t = Hooks.run(reset, object, "reset", name, threads.counts, "destroyed instead of pooled");
             if (t != null) {
                 Hooks.rethrow(Hooks.fatal(t, destroyOwned(e, object)));
                 return;
@@ -551,10 +548,10 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     @SuppressWarnings("unchecked")
     private Throwable destroyOwned(BoundedEntry e, Object x) {
         e.item = null;
-        Counts.add(poolCounts, Counts.DROPPED, 1);
+        threads.add(Counts.DROPPED, 1);
         Throwable t = null;
         if (destroy != null) {
-            t = Hooks.run(destroy, (T) x, "destroy", name, poolCounts, "dropped; its capacity was given back");
+            t = Hooks.run(destroy, (T) x, "destroy", name, threads.counts, "dropped; its capacity was given back");
         }
         free(e);
         return Hooks.fatal(t, null);
@@ -628,8 +625,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         if (r == null || !r.refersTo(null) || !e.cas(BoundedEntry.BORROWED, BoundedEntry.RESERVED)) {
             return false;
         }
-        Counts.add(poolCounts, Counts.RELEASED, 1);
-        Counts.add(poolCounts, Counts.DROPPED, 1);
+        threads.add(Counts.RELEASED, 1);
+        threads.add(Counts.DROPPED, 1);
         e.item = null;
         free(e);
         LOG.log(System.Logger.Level.WARNING, "pool '" + name + "': a borrowed object was "
@@ -676,7 +673,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             }
         }
         reclaimLeaked();
-        reapDeadThreads();
+        threads.reapDead();
         maintenanceRuns = maintenanceRuns + 1;
         Hooks.rethrow(fatal);
         refill();
@@ -735,69 +732,6 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         return idle;
     }
 
-    // ---------------------------------------------------------------- threads, counters
-
-    /** The calling platform thread's state; null on a virtual thread. */
-    private BoundedLocal local() {
-        if (Threads.VIRTUAL_THREADS && Threads.isVirtual(Thread.currentThread())) {
-            return null;
-        }
-        return locals.get();
-    }
-
-    private int virtualHome() {
-        return Threads.stripeOf(Thread.currentThread(), 0xFFFFFF) % maxTotal;
-    }
-
-    private BoundedLocal newLocal() {
-        // Golden-ratio spacing: threads registered one after another start far apart.
-        int k = registrations.getAndIncrement();
-        int home = (int) (((k * 0x9E3779B9L) & 0xFFFFFFFFL) * maxTotal >>> 32);
-        BoundedLocal l = new BoundedLocal(Thread.currentThread(), home);
-        registry.add(l);
-        if (k % REAP_EVERY == REAP_EVERY - 1) {
-            reapDeadThreads();
-        }
-        return l;
-    }
-
-    private static void hint(BoundedLocal l, BoundedEntry e) {
-        if (l != null) {
-            l.hint = e;
-        }
-    }
-
-    private void count(BoundedLocal l, int counter) {
-        if (l != null) {
-            l.inc(counter);
-        } else {
-            Counts.add(poolCounts, counter, 1);
-        }
-    }
-
-    /** Folds the counters of terminated threads into {@link #poolCounts} and forgets them. */
-    private void reapDeadThreads() {
-        if (!registryLock.tryLock()) {
-            return; // stats() or another sweep is at it
-        }
-        try {
-            for (BoundedLocal l : registry) {
-                if (l.ownerDead()) {
-                    long[] sums = new long[Counts.SIZE];
-                    l.sumInto(sums);
-                    for (int c = 0; c < Counts.SIZE; c++) {
-                        if (sums[c] != 0) {
-                            Counts.add(poolCounts, c, sums[c]);
-                        }
-                    }
-                    registry.remove(l);
-                }
-            }
-        } finally {
-            registryLock.unlock();
-        }
-    }
-
     // ---------------------------------------------------------------- close, stats
 
     /**
@@ -836,18 +770,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     @Override
     public PoolStats stats() {
-        registryLock.lock();
-        try {
-            long[] sums = new long[Counts.SIZE];
-            Counts.sumInto(poolCounts, sums);
-            for (BoundedLocal l : registry) {
-                l.sumInto(sums);
-            }
-            return new PoolStats(name, sums, maintenanceRuns, countIdle(), maxTotal, closed)
-                    .withWaits(waitQueue.figures(), creationsFailed.get());
-        } finally {
-            registryLock.unlock();
-        }
+        return new PoolStats(name, threads.sum(), maintenanceRuns, countIdle(), maxTotal, closed)
+                .withWaits(waitQueue.figures(), creationsFailed.get());
     }
 
     @Override
