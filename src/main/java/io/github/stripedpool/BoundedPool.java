@@ -2,12 +2,9 @@ package io.github.stripedpool;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -59,34 +56,15 @@ import java.util.function.Supplier;
  * maxTotal. Every path that frees an entry frees it whatever the destroy hook throws, and only
  * then rethrows (see {@link Hooks}): no hook can keep a unit reserved.
  *
- * <p>Maintenance. One shared daemon thread ({@link MaintenanceClock}) runs {@link #maintain()} for
- * every pool with maxIdleTime or maxLifetime, every quarter of the smaller of the two, and every
- * {@link #REFILL_PERIOD_NANOS} for a pool with only minIdle. Each run increments {@link #epoch};
- * a release stamps its entry with the epoch (a volatile read of an int rarely written, no clock
- * read on the hot path), so an entry idle for more than {@link #idleEpochs} epochs has been idle
- * longer than maxIdleTime (and at most one period longer). Objects past maxLifetime are
- * destroyed when idle, or marked and destroyed at their release when borrowed. The same thread
- * refills to minIdle after building, after destroys, after acquisitions that took idle objects,
- * and at each run. Times are compared as elapsed durations, never as {@code now + limit}, so a
- * limit of Long.MAX_VALUE nanoseconds ("forever") cannot overflow.
+ * <p>Background work. {@link BoundedMaintenance} evicts idle and old objects, reclaims leaked
+ * ones and keeps minIdle, on the shared {@link MaintenanceClock} thread, through the same
+ * package-private create, publish and destroy paths as acquire and release.
  *
  * @param <T> the type of the pooled objects
  */
 final class BoundedPool<T> implements Pool<T>, LeakAware {
     private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
 
-    /** Shortest maintenance period: eviction precision below 10 ms is not worth the wake-ups. */
-    static final long MIN_PERIOD_NANOS = 10_000_000L;
-    /** Longest maintenance period, so that lifetimes of hours are still checked twice a minute. */
-    static final long MAX_PERIOD_NANOS = 30_000_000_000L;
-    /** Maintenance runs this many times per maxIdleTime (or maxLifetime): evictions are late by at most a quarter. */
-    static final int RUNS_PER_LIMIT = 4;
-
-    /**
-     * Maintenance period of a pool with minIdle but neither maxIdleTime nor maxLifetime: how soon
-     * a factory that failed is tried again.
-     */
-    static final long REFILL_PERIOD_NANOS = 1_000_000_000L;
     /** An acquire's start time before it was read from the clock. */
     private static final long NOT_STARTED = Long.MIN_VALUE;
 
@@ -102,10 +80,6 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     private final int maxTotal;
     private final int minIdle;
     private final long acquireTimeoutNanos;
-    private final long maxIdleNanos;
-    private final long maxLifetimeNanos;
-    private final long periodNanos;
-    private final int idleEpochs;
     /** A thread's stripe: a scan that succeeds within a stripe's width from home is a home hit. */
     private final int stripes;
 
@@ -116,13 +90,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     private final BoundedWaitQueue waitQueue;
     private final AtomicLong creationsFailed = new AtomicLong();
     private volatile boolean closed;
-    /** Written by the maintenance thread only. */
-    private volatile int epoch;
-    private volatile long maintenanceRuns;
-    private final AtomicBoolean refillPending = new AtomicBoolean();
-    /** Serialises {@link #reclaimLeaked()} between the leak thread and the maintenance thread. */
-    private final ReentrantLock reclaimLock = new ReentrantLock();
-    private volatile ScheduledFuture<?> maintenance;
+    private final BoundedMaintenance maintenance;
 
     private BoundedPool(PoolBuilder<T> b, String name, long starvationNanos) {
         this.name = name;
@@ -135,16 +103,9 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         this.minIdle = Math.max(0, b.minIdle);
         this.acquireTimeoutNanos = nanos(b.acquireTimeout != null
                 ? b.acquireTimeout : PoolBuilder.DEFAULT_ACQUIRE_TIMEOUT);
-        this.maxIdleNanos = b.maxIdleTime != null ? nanos(b.maxIdleTime) : 0L;
-        this.maxLifetimeNanos = b.maxLifetime != null ? nanos(b.maxLifetime) : 0L;
-        long limit = maxIdleNanos == 0 ? maxLifetimeNanos
-                : maxLifetimeNanos == 0 ? maxIdleNanos : Math.min(maxIdleNanos, maxLifetimeNanos);
-        this.periodNanos = limit != 0
-                ? Math.max(MIN_PERIOD_NANOS, Math.min(MAX_PERIOD_NANOS, limit / RUNS_PER_LIMIT))
-                : minIdle > 0 ? REFILL_PERIOD_NANOS : 0L;
-        // Rounded up without adding first: maxIdleNanos may be Long.MAX_VALUE ("forever").
-        this.idleEpochs = maxIdleNanos == 0 ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE - 1,
-                maxIdleNanos / periodNanos + (maxIdleNanos % periodNanos == 0 ? 0 : 1));
+        this.maintenance = new BoundedMaintenance(this, minIdle,
+                b.maxIdleTime != null ? nanos(b.maxIdleTime) : 0L,
+                b.maxLifetime != null ? nanos(b.maxLifetime) : 0L);
         this.table = new BoundedEntryTable(maxTotal);
         this.threads = new BoundedThreads(maxTotal);
         this.stripes = Math.max(1, b.stripes);
@@ -158,10 +119,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     /** As {@link #start(PoolBuilder, String)} with another starvation threshold, for race tests. */
     static <T> BoundedPool<T> start(PoolBuilder<T> b, String name, long starvationNanos) {
         BoundedPool<T> p = new BoundedPool<>(b, name, starvationNanos);
-        if (p.periodNanos > 0) { // also with minIdle alone: a failed refill is retried
-            p.maintenance = MaintenanceClock.schedule(p, p.periodNanos);
-        }
-        p.requestRefill();
+        p.maintenance.start();
         return p;
     }
 
@@ -214,14 +172,11 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     private T acquireSlow(BoundedLocal l, long timeoutNanos, long start) {
         final int home = l != null ? l.home : threads.virtualHome();
         if (minIdle > 0) {
-            requestRefill(); // the idle objects this thread did not find are to be replaced
+            maintenance.requestRefill(); // the idle objects this thread did not find are to be replaced
         }
         for (;;) {
             if (closed) {
                 throw new PoolClosedException(name);
-            }
-            if (start != NOT_STARTED && System.nanoTime() - start >= timeoutNanos) {
-                throw timeout(timeoutNanos); // idle objects kept failing validation
             }
             BoundedEntry e = scan(home);
             if (e != null) {
@@ -231,6 +186,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                     BoundedThreads.hint(l, e);
                     return (T) x;
                 }
+                checkDeadline(start, timeoutNanos);
                 continue;
             }
             if (tryReserve()) {
@@ -249,6 +205,17 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 BoundedThreads.hint(l, e);
                 return (T) x;
             }
+            checkDeadline(start, timeoutNanos);
+        }
+    }
+
+    /**
+     * After a failed validation: the timeout bounds the whole acquire, so idle objects that keep
+     * failing a slow validation cannot hold the caller past it.
+     */
+    private void checkDeadline(long start, long timeoutNanos) {
+        if (System.nanoTime() - start >= timeoutNanos) {
+            throw timeout(timeoutNanos);
         }
     }
 
@@ -303,7 +270,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     }
 
     /** Reserves one unit of capacity, if {@code live < maxTotal}. */
-    private boolean tryReserve() {
+    boolean tryReserve() {
         final AtomicInteger live = this.live;
         for (int c = live.get(); c < maxTotal; c = live.get()) {
             if (live.compareAndSet(c, c + 1)) {
@@ -328,7 +295,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     }
 
     /** Runs the factory for the RESERVED entry {@code e}; frees it and the unit if that fails. */
-    private Object make(BoundedEntry e) {
+    Object make(BoundedEntry e) {
         Object x;
         try {
             x = factory.get();
@@ -345,7 +312,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             throw new ObjectCreationException("pool '" + name
                     + "': the factory returned null; it must return a new object on every call", null);
         }
-        e.ref = new BoundedEntry.ObjectRef(x, maxLifetimeNanos > 0 ? System.nanoTime() : 0L);
+        e.ref = new BoundedEntry.ObjectRef(x, maintenance.maxLifetimeNanos > 0 ? System.nanoTime() : 0L);
         threads.add(Counts.CREATED, 1);
         return x;
     }
@@ -368,7 +335,6 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     private BoundedEntry await(int home, long start, long timeoutNanos) {
         long now = System.nanoTime();
         if (timeoutNanos - (now - start) <= 0) {
-            waitQueue.timedOut();
             throw timeout(timeoutNanos);
         }
         BoundedWaiter w = new BoundedWaiter(Thread.currentThread(), now);
@@ -408,7 +374,6 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             long left = timeoutNanos - (now - start);
             if (left <= 0) {
                 if (waitQueue.cancel(w)) {
-                    waitQueue.timedOut();
                     throw timeout(timeoutNanos);
                 }
                 return served(w);
@@ -439,7 +404,9 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         }
     }
 
+    /** Counts a timeout and describes it. */
     private PoolTimeoutException timeout(long timeoutNanos) {
+        waitQueue.timedOut();
         int inUse = 0;
         for (BoundedEntry e : table.array()) {
             if (e.state() != BoundedEntry.IDLE && e.state() != BoundedEntry.FREE) {
@@ -488,7 +455,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             Hooks.rethrow(destroyOwned(e, object));
             return;
         }
-        publish(e, object, epoch);
+        publish(e, object, maintenance.epoch());
     }
 
     private BoundedEntry find(Object x) {
@@ -509,7 +476,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
      * the entry unless another thread took it (and that one releases it later). Then the same
      * with {@link #closed}.
      */
-    private void publish(BoundedEntry e, Object x, int stamp) {
+    void publish(BoundedEntry e, Object x, int stamp) {
         e.item = x;
         e.stamp = stamp;
         final BoundedWaitQueue q = waitQueue;
@@ -546,7 +513,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
      *         own work is done; null otherwise
      */
     @SuppressWarnings("unchecked")
-    private Throwable destroyOwned(BoundedEntry e, Object x) {
+    Throwable destroyOwned(BoundedEntry e, Object x) {
         e.item = null;
         threads.add(Counts.DROPPED, 1);
         Throwable t = null;
@@ -557,11 +524,11 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         return Hooks.fatal(t, null);
     }
 
-    private void free(BoundedEntry e) {
+    void free(BoundedEntry e) {
         e.ref = null;
         e.set(BoundedEntry.FREE);
         capacityBack();
-        requestRefill();
+        maintenance.requestRefill();
     }
 
     /**
@@ -580,156 +547,32 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         }
     }
 
-    // ---------------------------------------------------------------- leaks
+    // ---------------------------------------------------------------- background work
 
     /** Called by the leak detector after it reported one of this pool's objects as leaked. */
     @Override
     public void leaked(LeakReport report) {
-        reclaimLeaked();
+        maintenance.reclaimLeaked();
     }
 
-    /**
-     * Gives back the capacity of every borrowed object that became garbage without being
-     * released. Such an entry holds no strong reference to its object (see {@link BoundedEntry}),
-     * so its weak reference is cleared once the object is unreachable, which is before any
-     * phantom reference to it (a leak tracker's) is enqueued. The destroy hook cannot run: the
-     * object is gone. The object counts as released and dropped, so the accounting stays
-     * balanced. Runs on the leak thread and at each maintenance run.
-     *
-     * @return the number of entries reclaimed
-     */
-    int reclaimLeaked() {
-        int n = 0;
-        reclaimLock.lock();
-        try {
-            for (BoundedEntry e : table.array()) {
-                if (e.state() == BoundedEntry.BORROWED && reclaim(e)) {
-                    n++;
-                }
-            }
-        } finally {
-            reclaimLock.unlock();
-        }
-        return n;
-    }
-
-    /**
-     * Reclaims {@code e} if its object is garbage. Only reclaiming frees a borrowed entry whose
-     * object is unreachable (nobody can release it), and reclaiming is serialised by
-     * {@link #reclaimLock}; so a BORROWED state and a cleared reference read here belong to the
-     * same borrowing and stay so until the CAS. A reference read from a later borrowing is not
-     * cleared (its object is reachable), or that borrowing leaked too.
-     */
-    private boolean reclaim(BoundedEntry e) {
-        BoundedEntry.ObjectRef r = e.ref;
-        if (r == null || !r.refersTo(null) || !e.cas(BoundedEntry.BORROWED, BoundedEntry.RESERVED)) {
-            return false;
-        }
-        threads.add(Counts.RELEASED, 1);
-        threads.add(Counts.DROPPED, 1);
-        e.item = null;
-        free(e);
-        LOG.log(System.Logger.Level.WARNING, "pool '" + name + "': a borrowed object was "
-                + "garbage-collected without being released; its capacity was given back");
-        return true;
-    }
-
-    // ---------------------------------------------------------------- maintenance
-
-    /**
-     * One maintenance run, on the {@link MaintenanceClock} thread. A destroy hook's
-     * {@link VirtualMachineError} does not stop the run: every expired object is still
-     * destroyed, then the first such error is rethrown.
-     */
+    /** One maintenance run, called by {@link MaintenanceClock}. */
     void maintain() {
-        if (closed) {
-            return;
-        }
-        Throwable fatal = null;
-        final int ep = epoch + 1;
-        epoch = ep;
-        final long now = System.nanoTime();
-        int idle = countIdle();
-        for (BoundedEntry e : table.array()) {
-            int s = e.state();
-            if (s == BoundedEntry.IDLE) {
-                if (expired(e, now, ep, idle) && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
-                    // Re-checked as the owner: the entry may have been borrowed and released in
-                    // between, and then carries a new stamp (or a new object).
-                    if (expired(e, now, ep, idle)) {
-                        idle--;
-                        fatal = Hooks.fatal(fatal, destroyOwned(e, e.item));
-                    } else {
-                        publish(e, e.item, e.stamp);
-                    }
-                }
-            } else if (s == BoundedEntry.BORROWED && maxLifetimeNanos > 0) {
-                BoundedEntry.ObjectRef r = e.ref;
-                // The flag is on the object's own reference, so an entry that moved on to a new
-                // object since the state was read cannot be marked by mistake.
-                if (r != null && now - r.createdNanos >= maxLifetimeNanos) {
-                    r.expired = true;
-                }
-            }
-        }
-        reclaimLeaked();
-        threads.reapDead();
-        maintenanceRuns = maintenanceRuns + 1;
-        Hooks.rethrow(fatal);
-        refill();
+        maintenance.run();
     }
 
-    private boolean expired(BoundedEntry e, long now, int ep, int idle) {
-        BoundedEntry.ObjectRef r = e.ref;
-        if (r == null) {
-            return false;
-        }
-        if (maxLifetimeNanos > 0 && now - r.createdNanos >= maxLifetimeNanos) {
-            return true;
-        }
-        return maxIdleNanos > 0 && idle > minIdle && ep - e.stamp > idleEpochs;
-    }
-
-    private void requestRefill() {
-        if (minIdle > 0 && !closed && refillPending.compareAndSet(false, true)) {
-            MaintenanceClock.refillSoon(this);
-        }
-    }
-
-    /** A refill asked for by {@link #requestRefill()}, on the maintenance thread. */
+    /** A refill to minIdle, asked for earlier, called by {@link MaintenanceClock}. */
     void refillRequested() {
-        refillPending.set(false);
-        refill();
+        maintenance.refillRequested();
     }
 
-    /**
-     * Creates objects until minIdle are idle or maxTotal are live; on the maintenance thread. A
-     * waiter, if one appears, gets the new object directly. A factory failure ends this refill;
-     * the next run or destroy tries again.
-     */
+    /** Gives back the capacity of leaked objects now; for tests. */
+    int reclaimLeaked() {
+        return maintenance.reclaimLeaked();
+    }
+
+    /** Refills to minIdle now; for tests. */
     void refill() {
-        for (int need = minIdle - countIdle(); need > 0 && !closed && tryReserve(); need--) {
-            BoundedEntry e = table.claimFree();
-            Object x;
-            try {
-                x = make(e);
-            } catch (ObjectCreationException t) {
-                LOG.log(System.Logger.Level.WARNING, "pool '" + name + "': could not create an "
-                        + "object to keep minIdle (" + minIdle + ") ready; retrying later", t);
-                return;
-            }
-            publish(e, x, epoch);
-        }
-    }
-
-    private int countIdle() {
-        int idle = 0;
-        for (BoundedEntry e : table.array()) {
-            if (e.state() == BoundedEntry.IDLE) {
-                idle++;
-            }
-        }
-        return idle;
+        maintenance.refill();
     }
 
     // ---------------------------------------------------------------- close, stats
@@ -751,10 +594,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 fatal = Hooks.fatal(fatal, destroyOwned(e, e.item));
             }
         }
-        ScheduledFuture<?> m = maintenance;
-        if (m != null) {
-            m.cancel(false);
-        }
+        maintenance.stop();
         Hooks.rethrow(fatal);
     }
 
@@ -770,7 +610,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     @Override
     public PoolStats stats() {
-        return new PoolStats(name, threads.sum(), maintenanceRuns, countIdle(), maxTotal, closed)
+        return new PoolStats(name, threads.sum(), maintenance.runs(), maintenance.countIdle(),
+                maxTotal, closed)
                 .withWaits(waitQueue.figures(), creationsFailed.get());
     }
 
@@ -780,7 +621,15 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 + ", live=" + live.get() + ", waiting=" + waitQueue.size() + "]";
     }
 
-    // ---------------------------------------------------------------- for tests in this package
+    // ---------------------------------------------------------------- for the pool's parts and tests
+
+    BoundedEntryTable table() {
+        return table;
+    }
+
+    BoundedThreads threads() {
+        return threads;
+    }
 
     int live() {
         return live.get();

@@ -281,6 +281,40 @@ class BoundedRobustnessTest {
         }
     }
 
+    // ---------------------------------------------------------------- statistics
+
+    /** A starving pool says so: threads waiting now, waits, timeouts, wait times, failed creations. */
+    @Test
+    void statsTellWaitsTimeoutsAndFailedCreations() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        try (Pool<Tracked> pool = Pool.builder(() -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new PoolAssertions.HookFailure("factory");
+            }
+            return objects.create();
+        }).maxTotal(1).build()) {
+            assertThrows(ObjectCreationException.class, pool::acquire);
+            Tracked held = pool.acquire();
+            assertThrows(PoolTimeoutException.class, () -> pool.acquire(Duration.ofMillis(20)));
+            PoolStats s = pool.stats();
+            assertEquals(1, s.creationsFailed(), s::toString);
+            assertEquals(1, s.waits(), s::toString);
+            assertEquals(1, s.timeouts(), s::toString);
+            assertTrue(s.waitNanosMax() >= TimeUnit.MILLISECONDS.toNanos(20), s::toString);
+            assertEquals(s.waitNanosMax(), s.waitNanosTotal(), s::toString);
+            java.util.concurrent.CompletableFuture<Tracked> waiter =
+                    BoundedPoolTest.onOwnThread(() -> pool.acquire(DEADLINE));
+            awaitTrue(() -> pool.stats().waitingNow() == 1, "the waiter to show in the stats");
+            pool.release(held);
+            assertSame(held, waiter.get(DEADLINE.toSeconds(), TimeUnit.SECONDS));
+            s = pool.stats();
+            assertEquals(0, s.waitingNow(), s::toString);
+            assertEquals(2, s.waits(), s::toString);
+            assertEquals(1, s.timeouts(), s::toString);
+            pool.release(held);
+        }
+    }
+
     // ---------------------------------------------------------------- capacity costs nothing
 
     /**
@@ -335,6 +369,23 @@ class BoundedRobustnessTest {
             assertThrows(PoolTimeoutException.class, () -> pool.acquire(Duration.ofMillis(10)));
             got.forEach(pool::release);
             assertBalanced(pool);
+        }
+    }
+
+    /**
+     * A zero timeout with validation still hands out an idle object that passes it, also to a
+     * thread whose hint does not point at it (the timeout counts from the first validation on).
+     */
+    @Test
+    void zeroTimeoutWithValidationStillTakesAnIdleObject() throws Exception {
+        try (Pool<Tracked> pool = objects.builder().maxTotal(1).validate(t -> true)
+                .acquireTimeout(Duration.ZERO).build()) {
+            Thread other = new Thread(() -> pool.release(pool.acquire()));
+            other.start();
+            other.join();
+            Tracked x = pool.acquire();
+            pool.release(x);
+            assertEquals(0, pool.stats().timeouts());
         }
     }
 
