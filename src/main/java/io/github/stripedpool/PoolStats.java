@@ -31,6 +31,8 @@ public final class PoolStats {
     private long waitNanosTotal;
     private long waitNanosMax;
     private long creationsFailed;
+    /** Set by {@link #withWaits}: only a bounded pool has waiting figures to show. */
+    private boolean bounded;
 
     PoolStats(String name, long[] counts, long agingCycles, int idle, int maxIdle, boolean closed) {
         this.name = name;
@@ -246,6 +248,7 @@ public final class PoolStats {
         this.waitNanosTotal = w[3];
         this.waitNanosMax = w[4];
         this.creationsFailed = creationsFailed;
+        this.bounded = true;
         return this;
     }
 
@@ -260,11 +263,12 @@ public final class PoolStats {
         return String.format(java.util.Locale.ROOT,
                 "Pool '%s'%s: %d idle (max %d), %d in use | acquired %d, hit rate %.2f%% "
                         + "(private %d, home %d, stolen %d, victim %d, missed %d) | released %d | "
-                        + "created %d, dropped %d | hook failures %d | aging cycles %d | leaks %d"
-                        + " | waiting %d, waits %d, timeouts %d, longest wait %.3f ms, creations failed %d",
+                        + "created %d, dropped %d | hook failures %d | aging cycles %d%s | leaks %d",
                 name, closed ? " (closed)" : "", idle, maxIdle, inUse(), acquired(), hitRate() * 100,
                 privateHits, homeHits, stolenHits, victimHits, misses, released, created, dropped,
-                hookFailures, agingCycles, leaks, waitingNow, waits, timeouts, waitNanosMax / 1e6,
-                creationsFailed);
+                hookFailures, agingCycles, !bounded ? "" : String.format(java.util.Locale.ROOT,
+                        " | waiting %d, waits %d, timeouts %d, longest wait %.3f ms, creations failed %d",
+                        waitingNow, waits, timeouts, waitNanosMax / 1e6, creationsFailed),
+                leaks);
     }
 }
