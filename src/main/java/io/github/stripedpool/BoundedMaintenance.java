@@ -146,7 +146,9 @@ final class BoundedMaintenance {
 
     /** Asks for a refill to minIdle soon, on the maintenance thread. */
     void requestRefill() {
-        if (minIdle > 0 && !pool.isClosed() && refillPending.compareAndSet(false, true)) {
+        // Read before the CAS: acquirers call this, and a failing CAS still takes the line.
+        if (minIdle > 0 && !refillPending.get() && !pool.isClosed()
+                && refillPending.compareAndSet(false, true)) {
             MaintenanceClock.refillSoon(pool);
         }
     }
@@ -159,8 +161,8 @@ final class BoundedMaintenance {
 
     /**
      * Creates objects until minIdle are idle or maxTotal are live. A waiter, if one appears, gets
-     * the new object directly. A factory failure ends this refill; the next run, destroy or
-     * acquisition that finds the pool short tries again.
+     * the new object directly. A factory failure ends this refill; the next run, destroy, or
+     * acquisition that finds nothing idle tries again.
      */
     void refill() {
         for (int need = minIdle - countIdle(); need > 0 && !pool.isClosed() && pool.tryReserve(); need--) {

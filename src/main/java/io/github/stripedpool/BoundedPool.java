@@ -171,9 +171,6 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     @SuppressWarnings("unchecked")
     private T acquireSlow(BoundedLocal l, long timeoutNanos, long start) {
         final int home = l != null ? l.home : threads.virtualHome();
-        if (minIdle > 0) {
-            maintenance.requestRefill(); // the idle objects this thread did not find are to be replaced
-        }
         for (;;) {
             if (closed) {
                 throw new PoolClosedException(name);
@@ -188,6 +185,9 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 }
                 checkDeadline(start, timeoutNanos);
                 continue;
+            }
+            if (minIdle > 0) {
+                maintenance.requestRefill(); // nothing idle: minIdle is not kept
             }
             if (tryReserve()) {
                 return create(l);
