@@ -16,7 +16,7 @@ import java.lang.ref.WeakReference;
  *   RESERVED --handed to the oldest waiter------------------------> BORROWED
  *   RESERVED --destroyed (and the slot emptied)-------------------> FREE
  *   IDLE     --CAS by an acquirer---------------------------------> BORROWED
- *   IDLE     --CAS by eviction, close, or a releaser that found a waiter--> RESERVED
+ *   IDLE     --CAS by eviction, close, or its releaser (for a starving waiter)--> RESERVED
  *   BORROWED --CAS by the release (so two releases cannot both win)--> RESERVED
  *   BORROWED --CAS by leak reclaiming, once the object is garbage----> RESERVED
  *   BORROWED --given back unused by a waiter that was served twice--> IDLE, or handed on
