@@ -16,7 +16,7 @@ import java.lang.ref.WeakReference;
  *   RESERVED --handed to the oldest waiter------------------------> BORROWED
  *   RESERVED --destroyed (and the slot emptied)-------------------> FREE
  *   IDLE     --CAS by an acquirer---------------------------------> BORROWED
- *   IDLE     --CAS by eviction, close, or a releaser that found a waiter--> RESERVED
+ *   IDLE     --CAS by eviction, close, or its releaser (for a starving waiter)--> RESERVED
  *   BORROWED --CAS by the release (so two releases cannot both win)--> RESERVED
  *   BORROWED --CAS by leak reclaiming, once the object is garbage----> RESERVED
  *   BORROWED --given back unused by a waiter that was served twice--> IDLE, or handed on
@@ -34,10 +34,13 @@ import java.lang.ref.WeakReference;
  * {@link BoundedPool#reclaimLeaked()}). The object's identity is kept by {@link #ref}, a weak
  * reference made once per object.
  *
- * <p>Entries sit next to each other in the pool's array and are allocated together, so each
- * starts with {@link PadHead}'s 128 bytes: two entries used by two threads never share a line.
+ * <p>Padding. Entries are allocated together and written by CAS on every acquire and release,
+ * often by different threads: each has {@link PadHead}'s 128 bytes before its fields and 128 of
+ * its own after them, so two entries used by two threads never share a cache line (nor an
+ * adjacent-line pair), nor does an entry with whatever is allocated next to it.
+ * {@code BoundedPaddingTest} checks both distances with JOL.
  */
-final class BoundedEntry extends PadHead {
+final class BoundedEntry extends BoundedEntryFields {
     static final int FREE = 0;
     static final int IDLE = 1;
     static final int BORROWED = 2;
@@ -47,23 +50,16 @@ final class BoundedEntry extends PadHead {
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(BoundedEntry.class, "state", int.class);
+            STATE = MethodHandles.lookup().findVarHandle(BoundedEntryFields.class, "state", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    final int index;
-    private volatile int state;
-    /** The object while the pool holds it; null while borrowed or free. */
-    Object item;
-    /** The current object's identity and per-object facts; null while free. */
-    ObjectRef ref;
-    /** The maintenance epoch of the last release (see {@link BoundedPool}, eviction). */
-    int stamp;
+    long t00, t01, t02, t03, t04, t05, t06, t07, t08, t09, t10, t11, t12, t13, t14, t15;
 
     BoundedEntry(int index) {
-        this.index = index;
+        super(index);
     }
 
     int state() {
@@ -99,5 +95,22 @@ final class BoundedEntry extends PadHead {
             super(x);
             this.createdNanos = createdNanos;
         }
+    }
+}
+
+/** The fields, between {@link PadHead} and the tail padding of {@link BoundedEntry}. */
+abstract class BoundedEntryFields extends PadHead {
+    final int index;
+    /** Read and written through {@link BoundedEntry}'s methods only. */
+    volatile int state;
+    /** The object while the pool holds it; null while borrowed or free. */
+    Object item;
+    /** The current object's identity and per-object facts; null while free. */
+    BoundedEntry.ObjectRef ref;
+    /** The maintenance epoch of the last release (see {@link BoundedPool}, eviction). */
+    int stamp;
+
+    BoundedEntryFields(int index) {
+        this.index = index;
     }
 }

@@ -1,16 +1,10 @@
 package io.github.stripedpool;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -19,69 +13,60 @@ import java.util.function.Supplier;
  * The bounded pool: at most {@code maxTotal} live objects, acquirers wait (with a timeout) when
  * all are in use, objects are validated on acquire, evicted when idle too long or too old.
  *
- * <p>Structure. An array of {@code maxTotal} {@link BoundedEntry entries}, each empty or holding
- * one object, with its state changed by CAS (see {@code BoundedEntry} for the transitions);
- * {@link #live}, the number of entries that hold or are about to hold an object; a FIFO
- * {@link #queue} of {@link BoundedWaiter waiters} under {@link #lock}. Acquire, when an object
- * is idle, takes no lock:
+ * <p>Structure. A {@link BoundedEntryTable} of {@link BoundedEntry entries}, grown as objects
+ * are created, each empty or holding one object, with its state changed by CAS (see
+ * {@code BoundedEntry} for the transitions); {@link #live}, the number of entries that hold or
+ * are about to hold an object; a {@link BoundedWaitQueue} of waiting threads, which also decides
+ * between barging and hand-off; {@link BoundedThreads}, the per-thread state and counters.
+ * Acquire, when an object is idle, takes no lock:
  * <ol>
  *   <li>the entry the thread used last ({@link BoundedLocal#hint}): CAS IDLE to BORROWED;</li>
- *   <li>a scan of the array from the thread's home offset, so that threads start in different
+ *   <li>a scan of the table from the thread's home offset, so that threads start in different
  *       places and rarely race for the same entry;</li>
  *   <li>if {@code live < maxTotal}: a CAS on {@code live} reserves capacity, then the factory
  *       runs, outside any lock; a factory failure gives the unit back;</li>
- *   <li>else the thread queues and parks.</li>
+ *   <li>else the thread queues and parks (see {@link #await}).</li>
  * </ol>
  *
- * <p>Fairness: direct hand-off. A release that sees waiters gives its entry, still BORROWED, to
- * the oldest waiter and unparks it; only when nobody waits does the entry become IDLE. So while
- * threads wait no object is ever idle for a barging acquirer to take, and a thread that releases
- * and re-acquires in a loop goes to the back of the queue. Capacity freed by a destroy is handed
- * the same way, as a permit to create: the waiter runs the factory itself, outside the lock, and
+ * <p>Fairness. A release makes its entry IDLE and wakes the oldest waiter to compete for it
+ * (barging: the releaser may take it straight back), unless the queue is starving, in which case
+ * it hands the entry, still BORROWED, to the oldest waiter; see {@link BoundedWaitQueue} for the
+ * switch and the bound on waiting it gives. Capacity freed by a destroy is always handed to the
+ * oldest waiter, as a permit to create: the waiter runs the factory itself, outside any lock, and
  * no more objects are created than there are waiters to take them.
  *
  * <p>The lost wake-up. A waiter queues and then parks; a releaser that saw no waiter marks its
  * entry IDLE. If the two cross, the waiter could sleep next to an idle object. Both sides make a
  * pair of sequentially consistent accesses in opposite order (Dekker): the releaser writes IDLE
- * (volatile) then reads {@link #waiters} (volatile); the waiter writes {@code waiters} (under the
- * lock, volatile) then scans the entries' states (volatile). At least one sees the other: the
- * releaser takes its entry back (CAS IDLE to RESERVED) and hands it over, or the waiter finds it,
- * cancels its place in the queue and takes it. If the waiter was also served meanwhile it has
- * two entries, and gives the extra one back through the same release path. Freed capacity follows
- * the same pattern with {@code live} in place of an entry's state, and {@link #closed} with close.
+ * (volatile) then reads the queue's size and mode (volatile); the waiter writes the size (under
+ * the queue's lock, volatile), or the starving mode, then scans the entries' states (volatile).
+ * At least one sees the other: the releaser wakes the front waiter, or takes its entry back (CAS
+ * IDLE to RESERVED) and hands it over, or the waiter finds it, cancels its place in the queue and
+ * takes it. A waiter that was woken once and lost the race is not woken again until it has
+ * waited the starvation threshold; an entry may then stay idle that long while it sleeps, which
+ * is the price of waking no thread per release in a tight loop, and within the bound. If a
+ * waiter was served while it found an entry itself, it has two, and gives the extra one back
+ * through the same release path. Freed capacity follows the same pattern with {@code live} in
+ * place of an entry's state, and {@link #closed} with close.
  *
  * <p>Accounting. {@code live} counts entries that are not FREE plus units reserved for a creator
  * that has not claimed its entry yet; an entry is claimed only after a unit is reserved and made
- * FREE before its unit is given back, so a creator always finds a FREE entry. At every quiescent
- * point: created - dropped == live == idle + in use &lt;= maxTotal.
+ * FREE before its unit is given back, so a creator always finds a FREE entry (or the table grows
+ * to make one). At every quiescent point: created - dropped == live == idle + in use &lt;=
+ * maxTotal. Every path that frees an entry frees it whatever the destroy hook throws, and only
+ * then rethrows (see {@link Hooks}): no hook can keep a unit reserved.
  *
- * <p>Maintenance. One shared daemon thread ({@link MaintenanceClock}) runs {@link #maintain()} for
- * every pool with maxIdleTime or maxLifetime, every quarter of the smaller of the two. Each run
- * increments {@link #epoch}; a release stamps its entry with the epoch (a volatile read of an int
- * rarely written, no clock read on the hot path), so an entry idle for more than
- * {@link #idleEpochs} epochs has been idle longer than maxIdleTime (and at most one period
- * longer). Objects past maxLifetime are destroyed when idle, or marked and destroyed at their
- * release when borrowed. The same thread refills to minIdle after building and after destroys.
- *
- * <p>Counters. Hits, misses and releases are counted in the thread's {@link BoundedLocal} (plain
- * fields, owner-written) or, for virtual threads, atomically in {@link #poolCounts}; creations,
- * destroys and hook failures, which cost a factory or destroy call anyway, atomically in
- * {@code poolCounts}. {@link #registryLock} serialises folding dead threads' counters with
- * {@link #stats()}.
+ * <p>Background work. {@link BoundedMaintenance} evicts idle and old objects, reclaims leaked
+ * ones and keeps minIdle, on the shared {@link MaintenanceClock} thread, through the same
+ * package-private create, publish and destroy paths as acquire and release.
  *
  * @param <T> the type of the pooled objects
  */
 final class BoundedPool<T> implements Pool<T>, LeakAware {
     private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
 
-    /** Shortest maintenance period: eviction precision below 10 ms is not worth the wake-ups. */
-    static final long MIN_PERIOD_NANOS = 10_000_000L;
-    /** Longest maintenance period, so that lifetimes of hours are still checked twice a minute. */
-    static final long MAX_PERIOD_NANOS = 30_000_000_000L;
-    /** Maintenance runs this many times per maxIdleTime (or maxLifetime): evictions are late by at most a quarter. */
-    static final int RUNS_PER_LIMIT = 4;
-    /** Registrations of threads between two sweeps of dead threads' counters. */
-    private static final int REAP_EVERY = 64;
+    /** An acquire's start time before it was read from the clock. */
+    private static final long NOT_STARTED = Long.MIN_VALUE;
 
     /** The outcome of a wait that brought a unit of capacity rather than an entry. */
     private static final BoundedEntry PERMIT = new BoundedEntry(-1);
@@ -95,38 +80,21 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     private final int maxTotal;
     private final int minIdle;
     private final long acquireTimeoutNanos;
-    private final long maxIdleNanos;
-    private final long maxLifetimeNanos;
-    private final long periodNanos;
-    private final int idleEpochs;
-    /** A scan that succeeds within this many entries from the home offset counts as a home hit. */
-    private final int homeWidth;
+    /** A thread's stripe: a scan that succeeds within a stripe's width from home is a home hit. */
+    private final int stripes;
 
-    private final BoundedEntry[] entries;
+    private final BoundedEntryTable table;
     private final AtomicInteger live = new AtomicInteger();
-    private final ThreadLocal<BoundedLocal> locals = ThreadLocal.withInitial(this::newLocal);
-    private final ConcurrentLinkedQueue<BoundedLocal> registry = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger registrations = new AtomicInteger();
-    private final ReentrantLock registryLock = new ReentrantLock();
-    /** Rare events, virtual threads' counters and reaped threads' counters; atomic adds. */
-    private final long[] poolCounts = Counts.newArray();
+    private final BoundedThreads threads;
 
-    /** Guards {@link #queue}; never {@code synchronized}, which pins virtual threads on JDK 21-23. */
-    private final ReentrantLock lock = new ReentrantLock();
-    private final ArrayDeque<BoundedWaiter> queue = new ArrayDeque<>();
-    /** {@code queue.size()}, written under {@link #lock}; read without it by releasers. */
-    private volatile int waiters;
+    private final BoundedWaitQueue waitQueue;
+    private final AtomicLong creationsFailed = new AtomicLong();
     private volatile boolean closed;
-    /** Written by the maintenance thread only. */
-    private volatile int epoch;
-    private volatile long maintenanceRuns;
-    private final AtomicBoolean refillPending = new AtomicBoolean();
-    /** Serialises {@link #reclaimLeaked()} between the leak thread and the maintenance thread. */
-    private final ReentrantLock reclaimLock = new ReentrantLock();
-    private volatile ScheduledFuture<?> maintenance;
+    private final BoundedMaintenance maintenance;
 
-    private BoundedPool(PoolBuilder<T> b, String name) {
+    private BoundedPool(PoolBuilder<T> b, String name, long starvationNanos) {
         this.name = name;
+        this.waitQueue = new BoundedWaitQueue(starvationNanos);
         this.factory = b.factory;
         this.reset = b.reset;
         this.destroy = b.destroy;
@@ -135,28 +103,23 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         this.minIdle = Math.max(0, b.minIdle);
         this.acquireTimeoutNanos = nanos(b.acquireTimeout != null
                 ? b.acquireTimeout : PoolBuilder.DEFAULT_ACQUIRE_TIMEOUT);
-        this.maxIdleNanos = b.maxIdleTime != null ? nanos(b.maxIdleTime) : 0L;
-        this.maxLifetimeNanos = b.maxLifetime != null ? nanos(b.maxLifetime) : 0L;
-        long limit = maxIdleNanos == 0 ? maxLifetimeNanos
-                : maxLifetimeNanos == 0 ? maxIdleNanos : Math.min(maxIdleNanos, maxLifetimeNanos);
-        this.periodNanos = limit == 0 ? 0L
-                : Math.max(MIN_PERIOD_NANOS, Math.min(MAX_PERIOD_NANOS, limit / RUNS_PER_LIMIT));
-        this.idleEpochs = maxIdleNanos == 0 ? Integer.MAX_VALUE
-                : (int) Math.min(Integer.MAX_VALUE - 1, (maxIdleNanos + periodNanos - 1) / periodNanos);
-        this.entries = new BoundedEntry[maxTotal];
-        for (int i = 0; i < maxTotal; i++) {
-            entries[i] = new BoundedEntry(i);
-        }
-        this.homeWidth = Math.max(1, maxTotal / b.stripes);
+        this.maintenance = new BoundedMaintenance(this, minIdle,
+                b.maxIdleTime != null ? nanos(b.maxIdleTime) : 0L,
+                b.maxLifetime != null ? nanos(b.maxLifetime) : 0L);
+        this.table = new BoundedEntryTable(maxTotal);
+        this.threads = new BoundedThreads(maxTotal);
+        this.stripes = Math.max(1, b.stripes);
     }
 
     /** Builds the pool, then starts its maintenance: {@code this} escapes only once constructed. */
     static <T> BoundedPool<T> start(PoolBuilder<T> b, String name) {
-        BoundedPool<T> p = new BoundedPool<>(b, name);
-        if (p.periodNanos > 0) {
-            p.maintenance = MaintenanceClock.schedule(p, p.periodNanos);
-        }
-        p.requestRefill();
+        return start(b, name, BoundedWaitQueue.STARVATION_NANOS);
+    }
+
+    /** As {@link #start(PoolBuilder, String)} with another starvation threshold, for race tests. */
+    static <T> BoundedPool<T> start(PoolBuilder<T> b, String name, long starvationNanos) {
+        BoundedPool<T> p = new BoundedPool<>(b, name, starvationNanos);
+        p.maintenance.start();
         return p;
     }
 
@@ -184,7 +147,9 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         if (closed) {
             throw new PoolClosedException(name);
         }
-        BoundedLocal l = local();
+        BoundedLocal l = threads.local();
+        // With a validate hook the timeout starts now: it bounds the validations too.
+        long start = validate != null ? System.nanoTime() : NOT_STARTED;
         if (l != null) {
             BoundedEntry h = l.hint;
             if (h != null && h.state() == BoundedEntry.IDLE && h.cas(BoundedEntry.IDLE, BoundedEntry.BORROWED)) {
@@ -195,15 +160,17 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 }
             }
         }
-        return acquireSlow(l, timeoutNanos);
+        return acquireSlow(l, timeoutNanos, start);
     }
 
-    /** Split from {@link #acquireNanos} so that the hint path stays small enough to inline. */
+    /**
+     * Split from {@link #acquireNanos} so that the hint path stays small enough to inline.
+     * {@code start} is when the timeout began, or {@link #NOT_STARTED}: most calls never wait,
+     * and then never read the clock.
+     */
     @SuppressWarnings("unchecked")
-    private T acquireSlow(BoundedLocal l, long timeoutNanos) {
-        final int home = l != null ? l.home : virtualHome();
-        long start = 0L; // read from the clock at the first wait: most calls never wait
-        boolean waited = false;
+    private T acquireSlow(BoundedLocal l, long timeoutNanos, long start) {
+        final int home = l != null ? l.home : threads.virtualHome();
         for (;;) {
             if (closed) {
                 throw new PoolClosedException(name);
@@ -212,19 +179,21 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             if (e != null) {
                 Object x = take(e);
                 if (validate == null || isValid(e, x)) {
-                    int d = e.index - home;
-                    count(l, (d < 0 ? d + maxTotal : d) < homeWidth ? Counts.HIT_HOME : Counts.HIT_STOLEN);
-                    hint(l, e);
+                    threads.count(l, isHome(e, home) ? Counts.HIT_HOME : Counts.HIT_STOLEN);
+                    BoundedThreads.hint(l, e);
                     return (T) x;
                 }
+                checkDeadline(start, timeoutNanos);
                 continue;
+            }
+            if (minIdle > 0) {
+                maintenance.requestRefill(); // nothing idle: minIdle is not kept
             }
             if (tryReserve()) {
                 return create(l);
             }
-            if (!waited) {
+            if (start == NOT_STARTED) {
                 start = System.nanoTime();
-                waited = true;
             }
             e = await(home, start, timeoutNanos);
             if (e == PERMIT) {
@@ -232,24 +201,45 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             }
             Object x = take(e);
             if (validate == null || isValid(e, x)) {
-                count(l, Counts.HIT_STOLEN);
-                hint(l, e);
+                threads.count(l, Counts.HIT_STOLEN);
+                BoundedThreads.hint(l, e);
                 return (T) x;
             }
+            checkDeadline(start, timeoutNanos);
         }
     }
 
-    /** Takes the first idle entry from {@code home} on, by CAS; null if none was idle. */
+    /**
+     * After a failed validation: the timeout bounds the whole acquire, so idle objects that keep
+     * failing a slow validation cannot hold the caller past it.
+     */
+    private void checkDeadline(long start, long timeoutNanos) {
+        if (System.nanoTime() - start >= timeoutNanos) {
+            throw timeout(timeoutNanos);
+        }
+    }
+
+    /**
+     * Takes the first idle entry from {@code home} (modulo the table's length) on, by CAS; null
+     * if none was idle. Costs in proportion to the entries made, not to maxTotal.
+     */
     private BoundedEntry scan(int home) {
-        final BoundedEntry[] es = entries;
+        final BoundedEntry[] es = table.array();
         final int n = es.length;
-        for (int i = 0, k = home; i < n; i++, k = k + 1 == n ? 0 : k + 1) {
+        for (int i = 0, k = home % n; i < n; i++, k = k + 1 == n ? 0 : k + 1) {
             BoundedEntry e = es[k];
             if (e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.BORROWED)) {
                 return e;
             }
         }
         return null;
+    }
+
+    /** Whether {@code e} lies within a stripe's width of the table from {@code home}. */
+    private boolean isHome(BoundedEntry e, int home) {
+        int n = table.array().length;
+        int d = e.index - home % n;
+        return (d < 0 ? d + n : d) < Math.max(1, n / stripes);
     }
 
     /** The caller has just made {@code e} BORROWED: takes its object out of it. */
@@ -259,28 +249,28 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         return x;
     }
 
-    /** Runs the validation hook on a borrowed entry's object; destroys it if it fails. */
+    /**
+     * Runs the validation hook on a borrowed entry's object; destroys it if it fails. A
+     * {@link VirtualMachineError} from either hook reaches the caller, after the entry is freed.
+     */
     @SuppressWarnings("unchecked")
     private boolean isValid(BoundedEntry e, Object x) {
         boolean ok;
         try {
             ok = validate.test((T) x);
         } catch (Throwable t) {
-            hookFailed("validate", x, t);
-            destroyOwned(e, x);
-            if (t instanceof VirtualMachineError) {
-                throw (VirtualMachineError) t;
-            }
+            Hooks.failed("validate", x, name, threads.counts, "destroyed instead of handed out", t);
+            Hooks.rethrow(Hooks.fatal(t, destroyOwned(e, x)));
             return false;
         }
         if (!ok) {
-            destroyOwned(e, x);
+            Hooks.rethrow(destroyOwned(e, x));
         }
         return ok;
     }
 
     /** Reserves one unit of capacity, if {@code live < maxTotal}. */
-    private boolean tryReserve() {
+    boolean tryReserve() {
         final AtomicInteger live = this.live;
         for (int c = live.get(); c < maxTotal; c = live.get()) {
             if (live.compareAndSet(c, c + 1)) {
@@ -296,22 +286,21 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
      */
     @SuppressWarnings("unchecked")
     private T create(BoundedLocal l) {
-        BoundedEntry e = claimFree();
+        BoundedEntry e = table.claimFree();
         Object x = make(e);
         e.set(BoundedEntry.BORROWED);
-        count(l, Counts.MISS);
-        hint(l, e);
+        threads.count(l, Counts.MISS);
+        BoundedThreads.hint(l, e);
         return (T) x;
     }
 
     /** Runs the factory for the RESERVED entry {@code e}; frees it and the unit if that fails. */
-    private Object make(BoundedEntry e) {
+    Object make(BoundedEntry e) {
         Object x;
         try {
             x = factory.get();
         } catch (Throwable t) {
-            e.set(BoundedEntry.FREE);
-            capacityBack();
+            creationFailed(e);
             if (t instanceof Error) {
                 throw (Error) t;
             }
@@ -319,101 +308,82 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                     + "; the capacity it was to use went back to the pool, acquire() again to retry", t);
         }
         if (x == null) {
-            e.set(BoundedEntry.FREE);
-            capacityBack();
+            creationFailed(e);
             throw new ObjectCreationException("pool '" + name
                     + "': the factory returned null; it must return a new object on every call", null);
         }
-        e.ref = new BoundedEntry.ObjectRef(x, maxLifetimeNanos > 0 ? System.nanoTime() : 0L);
-        Counts.add(poolCounts, Counts.CREATED, 1);
+        e.ref = new BoundedEntry.ObjectRef(x, maintenance.maxLifetimeNanos > 0 ? System.nanoTime() : 0L);
+        threads.add(Counts.CREATED, 1);
         return x;
     }
 
-    /**
-     * Claims a FREE entry for a unit of capacity the caller holds. One exists: entries become
-     * non-FREE only with a unit and FREE before their unit is given back, so non-FREE entries
-     * never outnumber {@code live}, which counts the caller's unit too. A pass may still miss it
-     * while other creators and destroyers move, so it passes again; every retry means another
-     * thread progressed.
-     */
-    private BoundedEntry claimFree() {
-        final BoundedEntry[] es = entries;
-        for (;;) {
-            for (BoundedEntry e : es) {
-                if (e.state() == BoundedEntry.FREE && e.cas(BoundedEntry.FREE, BoundedEntry.RESERVED)) {
-                    return e;
-                }
-            }
-        }
+    private void creationFailed(BoundedEntry e) {
+        creationsFailed.incrementAndGet();
+        e.set(BoundedEntry.FREE);
+        capacityBack();
     }
 
     // ---------------------------------------------------------------- waiting
 
     /**
-     * Queues the caller and parks until it is handed an entry or a permit, or gives up.
+     * Queues the caller and parks until it is handed an entry or a permit, finds one itself, or
+     * gives up. Parks at most until it has waited the starvation threshold,
+     * then switches the queue to starving mode (see {@link BoundedWaitQueue}).
      *
      * @return a BORROWED entry that is now the caller's, or {@link #PERMIT}
      */
     private BoundedEntry await(int home, long start, long timeoutNanos) {
-        if (timeoutNanos <= 0) {
+        long now = System.nanoTime();
+        if (timeoutNanos - (now - start) <= 0) {
             throw timeout(timeoutNanos);
         }
-        BoundedWaiter w = new BoundedWaiter(Thread.currentThread());
-        lock.lock();
+        BoundedWaiter w = new BoundedWaiter(Thread.currentThread(), now);
+        if (!waitQueue.enqueue(w)) {
+            throw new PoolClosedException(name);
+        }
         try {
-            if (closed) {
-                throw new PoolClosedException(name);
-            }
-            queue.addLast(w);
-            waiters = queue.size();
+            return awaitQueued(w, home, start, timeoutNanos);
         } finally {
-            lock.unlock();
+            waitQueue.ended(w);
         }
-        // The waiter's half of the Dekker pair (class comment): queued, now look again.
-        BoundedEntry found = scan(home);
-        if (found != null || tryReserve()) {
-            BoundedEntry got = found != null ? found : PERMIT;
-            if (cancel(w)) {
-                return got;
-            }
-            giveBack(got); // served meanwhile as well: keep what was handed, return the other
-            return served(w);
-        }
-        final Thread me = w.thread;
+    }
+
+    private BoundedEntry awaitQueued(BoundedWaiter w, int home, long start, long timeoutNanos) {
         for (;;) {
             if (w.outcome != BoundedWaiter.WAITING) {
                 return served(w);
             }
-            if (me.isInterrupted()) {
-                if (!cancel(w) && w.outcome != BoundedWaiter.CLOSED) {
+            // The waiter's half of the Dekker pair (class comment): queued or woken, look again.
+            BoundedEntry found = scan(home);
+            if (found != null || tryReserve()) {
+                BoundedEntry got = found != null ? found : PERMIT;
+                if (waitQueue.cancel(w)) {
+                    return got;
+                }
+                giveBack(got); // served meanwhile as well: keep what was handed, return the other
+                return served(w);
+            }
+            if (w.thread.isInterrupted()) {
+                if (!waitQueue.cancel(w) && w.outcome != BoundedWaiter.CLOSED) {
                     giveBack(served(w));
                 }
                 throw new PoolInterruptedException("pool '" + name + "': interrupted while waiting "
                         + "for an object; nothing was taken, and the thread's interrupt status is still set");
             }
-            long left = timeoutNanos - (System.nanoTime() - start);
+            long now = System.nanoTime();
+            long left = timeoutNanos - (now - start);
             if (left <= 0) {
-                if (cancel(w)) {
+                if (waitQueue.cancel(w)) {
                     throw timeout(timeoutNanos);
                 }
                 return served(w);
             }
-            LockSupport.parkNanos(this, left);
-        }
-    }
-
-    /** Takes {@code w} out of the queue; false if it was served (or woken by close) first. */
-    private boolean cancel(BoundedWaiter w) {
-        lock.lock();
-        try {
-            if (w.outcome != BoundedWaiter.WAITING) {
-                return false;
+            long toStarving = waitQueue.starvationNanos - (now - w.since);
+            if (toStarving <= 0 && !waitQueue.starving()) {
+                waitQueue.starve();
+                continue; // Dekker with a release that read "not starving": look once more
             }
-            queue.remove(w);
-            waiters = queue.size();
-            return true;
-        } finally {
-            lock.unlock();
+            LockSupport.parkNanos(this, toStarving > 0 ? Math.min(left, toStarving) : left);
         }
     }
 
@@ -434,55 +404,19 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         }
     }
 
-    /** Hands the caller's entry (RESERVED or BORROWED by it) to the oldest waiter, if any. */
-    private boolean handEntry(BoundedEntry e) {
-        BoundedWaiter w;
-        lock.lock();
-        try {
-            w = queue.pollFirst();
-            if (w == null) {
-                return false;
-            }
-            waiters = queue.size();
-            e.set(BoundedEntry.BORROWED);
-            w.entry = e;
-            w.outcome = BoundedWaiter.ENTRY;
-        } finally {
-            lock.unlock();
-        }
-        LockSupport.unpark(w.thread);
-        return true;
-    }
-
-    /** Hands a unit of capacity the caller holds to the oldest waiter, if any. */
-    private boolean handPermit() {
-        BoundedWaiter w;
-        lock.lock();
-        try {
-            w = queue.pollFirst();
-            if (w == null) {
-                return false;
-            }
-            waiters = queue.size();
-            w.outcome = BoundedWaiter.PERMIT;
-        } finally {
-            lock.unlock();
-        }
-        LockSupport.unpark(w.thread);
-        return true;
-    }
-
+    /** Counts a timeout and describes it. */
     private PoolTimeoutException timeout(long timeoutNanos) {
+        waitQueue.timedOut();
         int inUse = 0;
-        for (BoundedEntry e : entries) {
+        for (BoundedEntry e : table.array()) {
             if (e.state() != BoundedEntry.IDLE && e.state() != BoundedEntry.FREE) {
                 inUse++;
             }
         }
         return new PoolTimeoutException("pool '" + name + "': no object became available within "
                 + Math.max(0, timeoutNanos) / 1_000_000 + " ms; " + inUse + " of maxTotal "
-                + maxTotal + " in use, " + waiters + " other thread(s) waiting. Raise maxTotal or "
-                + "the timeout, or look for objects held too long or never released");
+                + maxTotal + " in use, " + waitQueue.size() + " other thread(s) waiting. Raise "
+                + "maxTotal or the timeout, or look for objects held too long or never released");
     }
 
     // ---------------------------------------------------------------- release
@@ -493,7 +427,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             throw new NullPointerException("release(null) on pool '" + name
                     + "': pass the object that acquire() returned");
         }
-        BoundedLocal l = local();
+        BoundedLocal l = threads.local();
         BoundedEntry e = l != null ? l.hint : null;
         if (e == null || !e.holds(object)) {
             e = find(object);
@@ -509,28 +443,23 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                     + " was released twice; the second release was ignored. After release(x), "
                     + "x belongs to the pool: drop every reference to it");
         }
-        count(l, Counts.RELEASED);
+        threads.count(l, Counts.RELEASED);
         if (reset != null) {
-            try {
-                reset.accept(object);
-            } catch (Throwable t) {
-                hookFailed("reset", object, t);
-                destroyOwned(e, object);
-                if (t instanceof VirtualMachineError) {
-                    throw (VirtualMachineError) t;
-                }
+            Throwable t = Hooks.run(reset, object, "reset", name, threads.counts, "destroyed instead of pooled");
+            if (t != null) {
+                Hooks.rethrow(Hooks.fatal(t, destroyOwned(e, object)));
                 return;
             }
         }
         if (closed || e.ref.expired) {
-            destroyOwned(e, object);
+            Hooks.rethrow(destroyOwned(e, object));
             return;
         }
-        publish(e, object, epoch);
+        publish(e, object, maintenance.epoch());
     }
 
     private BoundedEntry find(Object x) {
-        for (BoundedEntry e : entries) {
+        for (BoundedEntry e : table.array()) {
             if (e.holds(x)) {
                 return e;
             }
@@ -540,24 +469,35 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     /**
      * Gives the caller's entry (RESERVED or BORROWED by it) with its object {@code x} back to
-     * the pool: to the oldest waiter, else idle. The releaser's half of the Dekker pair: IDLE is
-     * written, then {@link #waiters} read; a waiter that queued in between is served by taking
-     * the entry back. Then the same with {@link #closed}.
+     * the pool: to the oldest waiter if the queue is starving, else idle, waking the oldest
+     * waiter to compete for it. The releaser's half of the Dekker pair: IDLE is written, then
+     * the queue's size and mode read; a waiter that queued in between scans after queueing, and
+     * one that switched the queue to starving in between scans after switching, so each finds
+     * the entry unless another thread took it (and that one releases it later). Then the same
+     * with {@link #closed}.
      */
-    private void publish(BoundedEntry e, Object x, int stamp) {
+    void publish(BoundedEntry e, Object x, int stamp) {
         e.item = x;
         e.stamp = stamp;
+        final BoundedWaitQueue q = waitQueue;
         for (;;) {
-            if (waiters > 0 && handEntry(e)) {
+            if (q.size() > 0 && q.starving() && q.handEntry(e)) {
                 return;
             }
             e.set(BoundedEntry.IDLE);
-            if (waiters == 0 || !e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
+            if (q.size() == 0) {
                 break;
+            }
+            if (!q.starving()) {
+                q.signalFront();
+                break;
+            }
+            if (!e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
+                break; // taken: its taker releases it later
             }
         }
         if (closed && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
-            destroyOwned(e, x);
+            Hooks.rethrow(destroyOwned(e, x));
         }
     }
 
@@ -565,37 +505,30 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     /**
      * Destroys the object of an entry the caller owns (RESERVED or BORROWED), frees the entry
-     * and gives its unit of capacity back. The destroy hook runs before the unit is given back,
-     * so no more than maxTotal objects ever exist at once, hooks included.
+     * and gives its unit of capacity back, whatever the destroy hook throws. The hook runs
+     * before the unit is given back, so no more than maxTotal objects ever exist at once, hooks
+     * included.
+     *
+     * @return a {@link VirtualMachineError} the hook threw, for the caller to rethrow once its
+     *         own work is done; null otherwise
      */
-    private void destroyOwned(BoundedEntry e, Object x) {
+    @SuppressWarnings("unchecked")
+    Throwable destroyOwned(BoundedEntry e, Object x) {
         e.item = null;
-        Counts.add(poolCounts, Counts.DROPPED, 1);
-        runDestroy(x);
+        threads.add(Counts.DROPPED, 1);
+        Throwable t = null;
+        if (destroy != null) {
+            t = Hooks.run(destroy, (T) x, "destroy", name, threads.counts, "dropped; its capacity was given back");
+        }
         free(e);
+        return Hooks.fatal(t, null);
     }
 
-    private void free(BoundedEntry e) {
+    void free(BoundedEntry e) {
         e.ref = null;
         e.set(BoundedEntry.FREE);
         capacityBack();
-        requestRefill();
-    }
-
-    @SuppressWarnings("unchecked")
-    private void runDestroy(Object x) {
-        Consumer<? super T> d = destroy;
-        if (d == null) {
-            return;
-        }
-        try {
-            d.accept((T) x);
-        } catch (Throwable t) {
-            hookFailed("destroy", x, t);
-            if (t instanceof VirtualMachineError) {
-                throw (VirtualMachineError) t;
-            }
-        }
+        maintenance.requestRefill();
     }
 
     /**
@@ -604,264 +537,65 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
      */
     private void capacityBack() {
         for (;;) {
-            if (waiters > 0 && !closed && handPermit()) {
+            if (waitQueue.size() > 0 && !closed && waitQueue.handPermit()) {
                 return;
             }
             live.decrementAndGet();
-            if (waiters == 0 || closed || !tryReserve()) {
+            if (waitQueue.size() == 0 || closed || !tryReserve()) {
                 return;
             }
         }
     }
 
-    private void hookFailed(String hook, Object x, Throwable e) {
-        Counts.add(poolCounts, Counts.HOOK_FAILURE, 1);
-        LOG.log(System.Logger.Level.WARNING, "pool '" + name + "': the " + hook + " hook threw on a "
-                + x.getClass().getName() + "; the object was destroyed instead of pooled", e);
-    }
-
-    // ---------------------------------------------------------------- leaks
+    // ---------------------------------------------------------------- background work
 
     /** Called by the leak detector after it reported one of this pool's objects as leaked. */
     @Override
     public void leaked(LeakReport report) {
-        reclaimLeaked();
+        maintenance.reclaimLeaked();
     }
 
-    /**
-     * Gives back the capacity of every borrowed object that became garbage without being
-     * released. Such an entry holds no strong reference to its object (see {@link BoundedEntry}),
-     * so its weak reference is cleared once the object is unreachable, which is before any
-     * phantom reference to it (a leak tracker's) is enqueued. The destroy hook cannot run: the
-     * object is gone. The object counts as released and dropped, so the accounting stays
-     * balanced. Runs on the leak thread and at each maintenance run.
-     *
-     * @return the number of entries reclaimed
-     */
-    int reclaimLeaked() {
-        int n = 0;
-        reclaimLock.lock();
-        try {
-            for (BoundedEntry e : entries) {
-                if (e.state() == BoundedEntry.BORROWED && reclaim(e)) {
-                    n++;
-                }
-            }
-        } finally {
-            reclaimLock.unlock();
-        }
-        return n;
-    }
-
-    /**
-     * Reclaims {@code e} if its object is garbage. Only reclaiming frees a borrowed entry whose
-     * object is unreachable (nobody can release it), and reclaiming is serialised by
-     * {@link #reclaimLock}; so a BORROWED state and a cleared reference read here belong to the
-     * same borrowing and stay so until the CAS. A reference read from a later borrowing is not
-     * cleared (its object is reachable), or that borrowing leaked too.
-     */
-    private boolean reclaim(BoundedEntry e) {
-        BoundedEntry.ObjectRef r = e.ref;
-        if (r == null || !r.refersTo(null) || !e.cas(BoundedEntry.BORROWED, BoundedEntry.RESERVED)) {
-            return false;
-        }
-        Counts.add(poolCounts, Counts.RELEASED, 1);
-        Counts.add(poolCounts, Counts.DROPPED, 1);
-        e.item = null;
-        free(e);
-        LOG.log(System.Logger.Level.WARNING, "pool '" + name + "': a borrowed object was "
-                + "garbage-collected without being released; its capacity was given back");
-        return true;
-    }
-
-    // ---------------------------------------------------------------- maintenance
-
-    /** One maintenance run, on the {@link MaintenanceClock} thread. */
+    /** One maintenance run, called by {@link MaintenanceClock}. */
     void maintain() {
-        if (closed) {
-            return;
-        }
-        final int ep = epoch + 1;
-        epoch = ep;
-        final long now = System.nanoTime();
-        int idle = countIdle();
-        for (BoundedEntry e : entries) {
-            int s = e.state();
-            if (s == BoundedEntry.IDLE) {
-                if (expired(e, now, ep, idle) && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
-                    // Re-checked as the owner: the entry may have been borrowed and released in
-                    // between, and then carries a new stamp (or a new object).
-                    if (expired(e, now, ep, idle)) {
-                        idle--;
-                        destroyOwned(e, e.item);
-                    } else {
-                        publish(e, e.item, e.stamp);
-                    }
-                }
-            } else if (s == BoundedEntry.BORROWED && maxLifetimeNanos > 0) {
-                BoundedEntry.ObjectRef r = e.ref;
-                // The flag is on the object's own reference, so an entry that moved on to a new
-                // object since the state was read cannot be marked by mistake.
-                if (r != null && now - r.createdNanos >= maxLifetimeNanos) {
-                    r.expired = true;
-                }
-            }
-        }
-        reclaimLeaked();
-        reapDeadThreads();
-        refill();
-        maintenanceRuns = maintenanceRuns + 1;
+        maintenance.run();
     }
 
-    private boolean expired(BoundedEntry e, long now, int ep, int idle) {
-        BoundedEntry.ObjectRef r = e.ref;
-        if (r == null) {
-            return false;
-        }
-        if (maxLifetimeNanos > 0 && now - r.createdNanos >= maxLifetimeNanos) {
-            return true;
-        }
-        return maxIdleNanos > 0 && idle > minIdle && ep - e.stamp > idleEpochs;
-    }
-
-    private void requestRefill() {
-        if (minIdle > 0 && !closed && refillPending.compareAndSet(false, true)) {
-            MaintenanceClock.refillSoon(this);
-        }
-    }
-
-    /** A refill asked for by {@link #requestRefill()}, on the maintenance thread. */
+    /** A refill to minIdle, asked for earlier, called by {@link MaintenanceClock}. */
     void refillRequested() {
-        refillPending.set(false);
-        refill();
+        maintenance.refillRequested();
     }
 
-    /**
-     * Creates objects until minIdle are idle or maxTotal are live; on the maintenance thread. A
-     * waiter, if one appears, gets the new object directly. A factory failure ends this refill;
-     * the next run or destroy tries again.
-     */
+    /** Gives back the capacity of leaked objects now; for tests. */
+    int reclaimLeaked() {
+        return maintenance.reclaimLeaked();
+    }
+
+    /** Refills to minIdle now; for tests. */
     void refill() {
-        for (int need = minIdle - countIdle(); need > 0 && !closed && tryReserve(); need--) {
-            BoundedEntry e = claimFree();
-            Object x;
-            try {
-                x = make(e);
-            } catch (ObjectCreationException t) {
-                LOG.log(System.Logger.Level.WARNING, "pool '" + name + "': could not create an "
-                        + "object to keep minIdle (" + minIdle + ") ready; retrying later", t);
-                return;
-            }
-            publish(e, x, epoch);
-        }
-    }
-
-    private int countIdle() {
-        int idle = 0;
-        for (BoundedEntry e : entries) {
-            if (e.state() == BoundedEntry.IDLE) {
-                idle++;
-            }
-        }
-        return idle;
-    }
-
-    // ---------------------------------------------------------------- threads, counters
-
-    /** The calling platform thread's state; null on a virtual thread. */
-    private BoundedLocal local() {
-        if (Threads.VIRTUAL_THREADS && Threads.isVirtual(Thread.currentThread())) {
-            return null;
-        }
-        return locals.get();
-    }
-
-    private int virtualHome() {
-        return Threads.stripeOf(Thread.currentThread(), 0xFFFFFF) % maxTotal;
-    }
-
-    private BoundedLocal newLocal() {
-        // Golden-ratio spacing: threads registered one after another start far apart.
-        int k = registrations.getAndIncrement();
-        int home = (int) (((k * 0x9E3779B9L) & 0xFFFFFFFFL) * maxTotal >>> 32);
-        BoundedLocal l = new BoundedLocal(Thread.currentThread(), home);
-        registry.add(l);
-        if (k % REAP_EVERY == REAP_EVERY - 1) {
-            reapDeadThreads();
-        }
-        return l;
-    }
-
-    private static void hint(BoundedLocal l, BoundedEntry e) {
-        if (l != null) {
-            l.hint = e;
-        }
-    }
-
-    private void count(BoundedLocal l, int counter) {
-        if (l != null) {
-            l.inc(counter);
-        } else {
-            Counts.add(poolCounts, counter, 1);
-        }
-    }
-
-    /** Folds the counters of terminated threads into {@link #poolCounts} and forgets them. */
-    private void reapDeadThreads() {
-        if (!registryLock.tryLock()) {
-            return; // stats() or another sweep is at it
-        }
-        try {
-            for (BoundedLocal l : registry) {
-                if (l.ownerDead()) {
-                    long[] sums = new long[Counts.SIZE];
-                    l.sumInto(sums);
-                    for (int c = 0; c < Counts.SIZE; c++) {
-                        if (sums[c] != 0) {
-                            Counts.add(poolCounts, c, sums[c]);
-                        }
-                    }
-                    registry.remove(l);
-                }
-            }
-        } finally {
-            registryLock.unlock();
-        }
+        maintenance.refill();
     }
 
     // ---------------------------------------------------------------- close, stats
 
+    /**
+     * Closes the pool: waiters are woken, idle objects destroyed now, borrowed ones at their
+     * release. Every idle object is destroyed even if a destroy hook throws; the first
+     * {@link VirtualMachineError} among them is rethrown at the end, other failures are logged.
+     * Each call sweeps the idle objects again, so a second call after a failed one loses none.
+     */
     @Override
     public void close() {
-        List<BoundedWaiter> woken;
-        lock.lock();
-        try {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            woken = new ArrayList<>(queue);
-            for (BoundedWaiter w : woken) {
-                w.outcome = BoundedWaiter.CLOSED;
-            }
-            queue.clear();
-            waiters = 0;
-        } finally {
-            lock.unlock();
-        }
-        for (BoundedWaiter w : woken) {
-            LockSupport.unpark(w.thread);
-        }
+        closed = true;
+        waitQueue.close();
+        Throwable fatal = null;
         // A release racing this loop either is seen here or sees closed (publish).
-        for (BoundedEntry e : entries) {
+        for (BoundedEntry e : table.array()) {
             if (e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
-                destroyOwned(e, e.item);
+                fatal = Hooks.fatal(fatal, destroyOwned(e, e.item));
             }
         }
-        ScheduledFuture<?> m = maintenance;
-        if (m != null) {
-            m.cancel(false);
-        }
+        maintenance.stop();
+        Hooks.rethrow(fatal);
     }
 
     @Override
@@ -876,33 +610,38 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     @Override
     public PoolStats stats() {
-        registryLock.lock();
-        try {
-            long[] sums = new long[Counts.SIZE];
-            Counts.sumInto(poolCounts, sums);
-            for (BoundedLocal l : registry) {
-                l.sumInto(sums);
-            }
-            return new PoolStats(name, sums, maintenanceRuns, countIdle(), maxTotal, closed);
-        } finally {
-            registryLock.unlock();
-        }
+        return new PoolStats(name, threads.sum(), maintenance.runs(), maintenance.countIdle(),
+                maxTotal, closed)
+                .withWaits(waitQueue.figures(), creationsFailed.get());
     }
 
     @Override
     public String toString() {
         return "BoundedPool[" + name + (closed ? ", closed" : "") + ", maxTotal=" + maxTotal
-                + ", live=" + live.get() + ", waiting=" + waiters + "]";
+                + ", live=" + live.get() + ", waiting=" + waitQueue.size() + "]";
     }
 
-    // ---------------------------------------------------------------- for tests in this package
+    // ---------------------------------------------------------------- for the pool's parts and tests
+
+    BoundedEntryTable table() {
+        return table;
+    }
+
+    BoundedThreads threads() {
+        return threads;
+    }
 
     int live() {
         return live.get();
     }
 
     int waiting() {
-        return waiters;
+        return waitQueue.size();
+    }
+
+    /** Entries made so far: grows with the objects that exist, not with maxTotal. */
+    int entriesMade() {
+        return table.array().length;
     }
 
     /** A duration in nanoseconds, saturated: {@code Duration.toNanos} throws past 292 years. */

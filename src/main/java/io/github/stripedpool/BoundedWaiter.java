@@ -1,9 +1,9 @@
 package io.github.stripedpool;
 
 /**
- * A thread waiting in a {@link BoundedPool}'s queue, and how its wait ended.
+ * A thread waiting in a {@link BoundedWaitQueue}, and how its wait ended.
  *
- * <p>Concurrency. A waiter is put in the queue and taken out of it only under the pool's lock,
+ * <p>Concurrency. A waiter is put in the queue and taken out of it only under the queue's lock,
  * so exactly one of these happens to it: a releaser hands it an entry ({@link #ENTRY}), a
  * destroyer hands it a unit of capacity ({@link #PERMIT}), close wakes it ({@link #CLOSED}), or
  * the waiter takes itself out (timeout, interrupt, or it found an object by itself). The first
@@ -17,11 +17,14 @@ final class BoundedWaiter {
     static final int CLOSED = 3;
 
     final Thread thread;
+    /** {@code System.nanoTime()} when the thread queued: how long it has waited decides starvation. */
+    final long since;
     /** The entry handed over, BORROWED on the waiter's behalf, holding its object in {@code item}. */
     BoundedEntry entry;
     volatile int outcome;
 
-    BoundedWaiter(Thread thread) {
+    BoundedWaiter(Thread thread, long since) {
         this.thread = thread;
+        this.since = since;
     }
 }

@@ -4,8 +4,8 @@ package io.github.stripedpool;
  * 128 bytes of padding placed before the fields of a padded class, by inheritance: the JVM lays
  * out a superclass's fields before its subclasses', with or without {@code -XX:-RestrictContended}.
  * Subclasses end with 128 bytes of their own, declared in their final class, so their hot fields
- * sit at least 128 bytes from anything another object may hold. {@code PaddingLayoutTest} checks
- * both distances with JOL.
+ * sit at least 128 bytes from anything another object may hold. {@code PaddingLayoutTest} and
+ * {@code BoundedPaddingTest} check both distances with JOL.
  */
 abstract class PadHead {
     /**

@@ -37,6 +37,14 @@ public final class PoolStats {
     private final boolean closed;
     /** Set by {@link #withLeaks} before the snapshot leaves the pool; 0 without leak detection. */
     private long leaks;
+    private int waitingNow;
+    private long waits;
+    private long timeouts;
+    private long waitNanosTotal;
+    private long waitNanosMax;
+    private long creationsFailed;
+    /** Set by {@link #withWaits}: only a bounded pool has waiting figures to show. */
+    private boolean bounded;
 
     PoolStats(String name, long[] counts, long agingCycles, int idle, int maxIdle, boolean closed) {
         this.name = name;
@@ -231,6 +239,88 @@ public final class PoolStats {
     }
 
     /**
+     * Threads blocked in {@code acquire} of a bounded pool when the snapshot was taken, waiting
+     * for an object to be released or capacity to be freed. Always 0 in an unbounded pool,
+     * which never waits. A figure that stays above 0 means the pool is too small for its load,
+     * or objects are held too long.
+     *
+     * @return threads waiting now
+     */
+    public int waitingNow() {
+        return waitingNow;
+    }
+
+    /**
+     * Acquisitions of a bounded pool that found nothing idle and no capacity left, and so
+     * waited (however the wait ended: served, timed out, interrupted, closed). Always 0 in an
+     * unbounded pool.
+     *
+     * @return acquisitions that waited, since the pool was built
+     */
+    public long waits() {
+        return waits;
+    }
+
+    /**
+     * Acquisitions of a bounded pool that ended with a {@link PoolTimeoutException}, with or
+     * without waiting. Always 0 in an unbounded pool.
+     *
+     * @return acquisitions that timed out, since the pool was built
+     */
+    public long timeouts() {
+        return timeouts;
+    }
+
+    /**
+     * Time spent waiting by all the acquisitions counted in {@link #waits()}, added up;
+     * divided by {@code waits()} it is the mean wait. Always 0 in an unbounded pool.
+     *
+     * @return total wait time in nanoseconds
+     */
+    public long waitNanosTotal() {
+        return waitNanosTotal;
+    }
+
+    /**
+     * The longest single wait among the acquisitions counted in {@link #waits()}. Always 0 in
+     * an unbounded pool.
+     *
+     * @return the longest wait in nanoseconds, since the pool was built
+     */
+    public long waitNanosMax() {
+        return waitNanosMax;
+    }
+
+    /**
+     * Calls of the factory by a bounded pool that threw or returned null: at an acquire (which
+     * then threw {@link ObjectCreationException} or the factory's {@code Error}) or while the
+     * pool was refilling to minIdle in the background. The capacity each call was to use went
+     * back to the pool. Always 0 in an unbounded pool, whose factory failures reach the caller
+     * of {@code acquire} and are not counted.
+     *
+     * @return failed factory calls, since the pool was built
+     */
+    public long creationsFailed() {
+        return creationsFailed;
+    }
+
+    /**
+     * Adds a bounded pool's waiting figures.
+     *
+     * @param w threads waiting now, waits, timeouts, total and longest wait in nanoseconds
+     */
+    PoolStats withWaits(long[] w, long creationsFailed) {
+        this.waitingNow = (int) w[0];
+        this.waits = w[1];
+        this.timeouts = w[2];
+        this.waitNanosTotal = w[3];
+        this.waitNanosMax = w[4];
+        this.creationsFailed = creationsFailed;
+        this.bounded = true;
+        return this;
+    }
+
+    /**
      * Hits divided by acquisitions, or 0 before the first acquisition.
      *
      * @return hits divided by acquisitions, or 0 before the first acquisition
@@ -245,9 +335,12 @@ public final class PoolStats {
         return String.format(java.util.Locale.ROOT,
                 "Pool '%s'%s: %d idle (max %d), %d in use | acquired %d, hit rate %.2f%% "
                         + "(private %d, home %d, stolen %d, victim %d, missed %d) | released %d | "
-                        + "created %d, dropped %d | hook failures %d | aging cycles %d | leaks %d",
+                        + "created %d, dropped %d | hook failures %d | aging cycles %d%s | leaks %d",
                 name, closed ? " (closed)" : "", idle, maxIdle, inUse(), acquired(), hitRate() * 100,
                 privateHits, homeHits, stolenHits, victimHits, misses, released, created, dropped,
-                hookFailures, agingCycles, leaks);
+                hookFailures, agingCycles, !bounded ? "" : String.format(java.util.Locale.ROOT,
+                        " | waiting %d, waits %d, timeouts %d, longest wait %.3f ms, creations failed %d",
+                        waitingNow, waits, timeouts, waitNanosMax / 1e6, creationsFailed),
+                leaks);
     }
 }

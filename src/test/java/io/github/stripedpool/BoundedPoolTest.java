@@ -100,7 +100,7 @@ class BoundedPoolTest {
     void timeoutMessageNamesPoolCapInUseWaitersAndTimeout() throws Exception {
         try (Pool<Tracked> pool = objects.builder().maxTotal(1).name("conns").build()) {
             Tracked held = pool.acquire();
-            CompletableFuture<Tracked> other = CompletableFuture.supplyAsync(() -> pool.acquire(LONG));
+            CompletableFuture<Tracked> other = onOwnThread(() -> pool.acquire(LONG));
             awaitTrue(() -> ((BoundedPool<?>) pool).waiting() == 1, "the other thread to wait");
             PoolTimeoutException e = assertThrows(PoolTimeoutException.class,
                     () -> pool.acquire(Duration.ofMillis(30)));
@@ -132,7 +132,7 @@ class BoundedPoolTest {
     void perCallTimeoutOverridesTheBuilderTimeout() throws Exception {
         try (Pool<Tracked> pool = objects.builder().maxTotal(1).acquireTimeout(Duration.ZERO).build()) {
             Tracked held = pool.acquire();
-            CompletableFuture<Tracked> waiter = CompletableFuture.supplyAsync(() -> pool.acquire(LONG));
+            CompletableFuture<Tracked> waiter = onOwnThread(() -> pool.acquire(LONG));
             awaitTrue(() -> ((BoundedPool<?>) pool).waiting() == 1, "the waiter to queue");
             pool.release(held);
             assertSame(held, waiter.get(DEADLINE.toSeconds(), TimeUnit.SECONDS));
@@ -233,7 +233,7 @@ class BoundedPoolTest {
         }).destroy(objects::destroy).maxTotal(1).build()) {
             BoundedPool<?> p = (BoundedPool<?>) pool;
             Tracked held = pool.acquire();
-            CompletableFuture<Tracked> waiter = CompletableFuture.supplyAsync(() -> pool.acquire(LONG));
+            CompletableFuture<Tracked> waiter = onOwnThread(() -> pool.acquire(LONG));
             awaitTrue(() -> p.waiting() == 1, "the waiter to queue");
             pool.release(held);
             Tracked fresh = waiter.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
@@ -363,7 +363,7 @@ class BoundedPoolTest {
         Tracked held = pool.acquire();
         List<CompletableFuture<Tracked>> waiters = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            waiters.add(CompletableFuture.supplyAsync(() -> pool.acquire(LONG)));
+            waiters.add(onOwnThread(() -> pool.acquire(LONG)));
         }
         awaitTrue(() -> p.waiting() == 3, "three waiters");
         pool.close();
@@ -512,5 +512,23 @@ class BoundedPoolTest {
             }
             pauseForPolling();
         }
+    }
+
+    /**
+     * Runs {@code call} on a thread of its own. Not the common fork-join pool: it has a single
+     * worker on a 2-core machine, so a second waiter would never start while the first blocks.
+     */
+    static <V> CompletableFuture<V> onOwnThread(java.util.function.Supplier<V> call) {
+        CompletableFuture<V> f = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                f.complete(call.get());
+            } catch (Throwable e) {
+                f.completeExceptionally(e);
+            }
+        }, "bounded-test-waiter");
+        t.setDaemon(true);
+        t.start();
+        return f;
     }
 }

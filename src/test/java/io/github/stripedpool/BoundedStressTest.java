@@ -21,8 +21,12 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Fault injection: many threads on a bounded pool of 2 to 4 objects, with random timeouts,
- * every hook (factory, validate, reset, destroy) throwing at random, short idle and life times,
- * and a close at a random point. Checks, during the run, that no object is held by two threads
+ * every hook (factory, validate, reset, destroy) throwing at random (destroy sometimes a
+ * {@link StackOverflowError}, which the pool rethrows once its bookkeeping is done), short idle
+ * and life times, and a close at a random point. Each round draws the starvation threshold:
+ * 0 (a thread that queues switches releases to hand-off at once, so barging acquires race
+ * hand-offs all the time), 50 microseconds, or the default, which the random timeouts of up to 2
+ * ms cross. Checks, during the run, that no object is held by two threads
  * and none is handed out after its destroy, and that never more than maxTotal objects exist; and
  * after it, that no thread hangs, the accounting balances and every object was destroyed once.
  */
@@ -78,6 +82,9 @@ class BoundedStressTest {
             if (x.destroys.incrementAndGet() == 1) {
                 x.destroyed = true;
                 alive.decrementAndGet();
+            }
+            if (chance(50)) {
+                throw new StackOverflowError("destroy");
             }
             if (chance(10)) {
                 throw new PoolAssertions.HookFailure("destroy");
@@ -135,7 +142,10 @@ class BoundedStressTest {
 
     private long runRound(int maxTotal, int closeAfter, String round) throws Exception {
         Faults faults = new Faults();
-        Pool<Item> pool = Pool.builder(faults::create)
+        long[] thresholds = {0L, 50_000L, BoundedWaitQueue.STARVATION_NANOS};
+        long threshold = thresholds[random(0, thresholds.length - 1)];
+        round += ", starvation threshold " + threshold + " ns";
+        Pool<Item> pool = BoundedPool.start(Pool.builder(faults::create)
                 .validate(faults::validate)
                 .reset(faults::reset)
                 .destroy(faults::destroy)
@@ -143,8 +153,7 @@ class BoundedStressTest {
                 .minIdle(random(0, maxTotal))
                 .maxIdleTime(Duration.ofMillis(15))
                 .maxLifetime(Duration.ofMillis(60))
-                .name("stress")
-                .build();
+                .name("stress"), "stress", threshold);
         AtomicLong acquired = new AtomicLong();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < THREADS; i++) {
@@ -156,7 +165,11 @@ class BoundedStressTest {
         while (acquired.get() < closeAfter && System.nanoTime() - deadline < 0) {
             pauseForPolling();
         }
-        pool.close();
+        try {
+            pool.close();
+        } catch (StackOverflowError fromDestroy) {
+            // rethrown once every idle object was destroyed: the checks below hold all the same
+        }
         for (Thread t : threads) {
             t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())
                     + JOIN_DEADLINE.toMillis()));
@@ -186,8 +199,8 @@ class BoundedStressTest {
             Item x;
             try {
                 x = pool.acquire(Duration.ofNanos(r.nextLong(2_000_000)));
-            } catch (PoolTimeoutException | ObjectCreationException expected) {
-                continue;
+            } catch (PoolTimeoutException | ObjectCreationException | StackOverflowError expected) {
+                continue; // the error: a failed validation's destroy threw it
             } catch (PoolClosedException done) {
                 return;
             } catch (Throwable e) {
@@ -209,6 +222,8 @@ class BoundedStressTest {
             }
             try {
                 pool.release(x);
+            } catch (StackOverflowError fromDestroy) {
+                // the object was destroyed and its capacity given back before this was rethrown
             } catch (Throwable e) {
                 faults.violations.add(me.getName() + ": release threw " + e);
                 return;

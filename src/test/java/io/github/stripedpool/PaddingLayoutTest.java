@@ -61,7 +61,7 @@ class PaddingLayoutTest {
                 .orElseThrow(() -> new AssertionError(type + " has no field " + name));
     }
 
-    private static void assertHotFieldPadded(Class<?> type, String name) {
+    static void assertHotFieldPadded(Class<?> type, String name) {
         ClassLayout layout = ClassLayout.parseClass(type);
         FieldLayout hot = field(layout, type, name);
         long before = hot.offset();

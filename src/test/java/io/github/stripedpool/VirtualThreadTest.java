@@ -84,7 +84,7 @@ class VirtualThreadTest {
      * The directories of the test classes and of the library classes. Not
      * {@code java.class.path}: the test runner may have replaced it by a manifest-only jar.
      */
-    private static String childClassPath() throws URISyntaxException {
+    static String childClassPath() throws URISyntaxException {
         List<String> entries = new ArrayList<>();
         for (Class<?> c : new Class<?>[] {VirtualThreadExperiment.class, Pool.class}) {
             String e = Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
@@ -96,7 +96,7 @@ class VirtualThreadTest {
     }
 
     /** A JDK 21+ home, or aborts the test naming every place it searched. */
-    private static Path findJdk21() throws IOException {
+    static Path findJdk21() throws IOException {
         List<String> searched = new ArrayList<>();
         Optional<Path> jdk = findJdk21(System.getenv(), Path.of(System.getProperty("java.home")), searched);
         if (jdk.isEmpty()) {

@@ -1,0 +1,119 @@
+package io.github.stripedpool;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The threads that use one {@link BoundedPool}, and its counters: each platform thread's
+ * {@link BoundedLocal} (its hint, where its scans start, its counters) and the pool-wide
+ * {@link #counts}.
+ *
+ * <p>Counting. Hits, misses and releases are counted in the thread's {@code BoundedLocal}
+ * (plain fields, owner-written, read racily by {@link #sum()}) or, for virtual threads, which get
+ * no {@code BoundedLocal}, atomically in {@link #counts}; rare events (creations, destroys, hook
+ * failures, which cost a factory or destroy call anyway) atomically in {@code counts} too. A
+ * dead thread's counters are folded into {@code counts} and its {@code BoundedLocal} forgotten;
+ * {@link #registryLock} makes folding and {@link #sum()} exclusive, so that a fold is never
+ * counted twice or missed by a sum. No user code runs under it.
+ */
+final class BoundedThreads {
+    /** Registrations of threads between two sweeps of dead threads' counters. */
+    private static final int REAP_EVERY = 64;
+
+    private final int maxTotal;
+    /** Rare events, virtual threads' counters and dead threads' counters; atomic adds. */
+    final long[] counts = Counts.newArray();
+    private final ThreadLocal<BoundedLocal> locals = ThreadLocal.withInitial(this::newLocal);
+    private final ConcurrentLinkedQueue<BoundedLocal> registry = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger registrations = new AtomicInteger();
+    private final ReentrantLock registryLock = new ReentrantLock();
+
+    BoundedThreads(int maxTotal) {
+        this.maxTotal = maxTotal;
+    }
+
+    /** The calling platform thread's state; null on a virtual thread. */
+    BoundedLocal local() {
+        if (Threads.VIRTUAL_THREADS && Threads.isVirtual(Thread.currentThread())) {
+            return null;
+        }
+        return locals.get();
+    }
+
+    /** Where a virtual thread's scans start. */
+    int virtualHome() {
+        return Threads.stripeOf(Thread.currentThread(), 0xFFFFFF) % maxTotal;
+    }
+
+    private BoundedLocal newLocal() {
+        // Golden-ratio spacing: threads registered one after another start far apart.
+        int k = registrations.getAndIncrement();
+        int home = (int) (((k * 0x9E3779B9L) & 0xFFFFFFFFL) * maxTotal >>> 32);
+        BoundedLocal l = new BoundedLocal(Thread.currentThread(), home);
+        registry.add(l);
+        if (k % REAP_EVERY == REAP_EVERY - 1) {
+            reapDead();
+        }
+        return l;
+    }
+
+    /** Remembers {@code e} as the entry thread {@code l} (null: a virtual thread) used last. */
+    static void hint(BoundedLocal l, BoundedEntry e) {
+        if (l != null) {
+            l.hint = e;
+        }
+    }
+
+    /** Counts one {@code counter} event for thread {@code l} (null: a virtual thread). */
+    void count(BoundedLocal l, int counter) {
+        if (l != null) {
+            l.inc(counter);
+        } else {
+            Counts.add(counts, counter, 1);
+        }
+    }
+
+    /** Counts {@code delta} events of a pool-wide counter. */
+    void add(int counter, long delta) {
+        Counts.add(counts, counter, delta);
+    }
+
+    /** Folds the counters of terminated threads into {@link #counts} and forgets them. */
+    void reapDead() {
+        if (!registryLock.tryLock()) {
+            return; // sum() or another sweep is at it
+        }
+        try {
+            for (BoundedLocal l : registry) {
+                if (l.ownerDead()) {
+                    long[] sums = new long[Counts.SIZE];
+                    l.sumInto(sums);
+                    for (int c = 0; c < Counts.SIZE; c++) {
+                        if (sums[c] != 0) {
+                            Counts.add(counts, c, sums[c]);
+                        }
+                    }
+                    registry.remove(l);
+                }
+            }
+        } finally {
+            registryLock.unlock();
+        }
+    }
+
+    /** Every counter, summed over the pool and its threads (an unpadded array of Counts.SIZE). */
+    long[] sum() {
+        registryLock.lock();
+        try {
+            long[] sums = new long[Counts.SIZE];
+            Counts.sumInto(counts, sums);
+            for (BoundedLocal l : registry) {
+                l.sumInto(sums);
+            }
+            return sums;
+        } finally {
+            registryLock.unlock();
+        }
+    }
+}

@@ -1,0 +1,233 @@
+package io.github.stripedpool;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The threads waiting in a {@link BoundedPool} for an object, oldest first, and the policy that
+ * decides whether a release lets anyone take its object (barging) or hands it to the oldest
+ * waiter (hand-off).
+ *
+ * <p>Two modes, after Go's {@code sync.Mutex}. In <em>normal</em> mode a release makes its
+ * object idle, where any thread may take it, the releasing thread included (its next acquire
+ * finds it through its hint without a lock or a wake-up), and wakes the oldest waiter to compete
+ * for it, unless that waiter was already woken ({@link #frontSignalled}). A woken waiter that
+ * loses keeps its place at the front and is not woken again by releases: it sleeps until it has
+ * waited {@link #starvationNanos}, so a loop of releases and re-acquires costs no wake-up per
+ * release. A waiter that has waited that long switches the queue to <em>starving</em> mode, in
+ * which every release hands its object, still borrowed, directly to the oldest waiter: nothing
+ * is idle for a barging thread to take. The mode ends when a hand-off empties the queue or goes
+ * to a waiter that waited less than the threshold (all behind it waited less still). So a waiter
+ * at the front waits at most the threshold plus the time until the next release (the hold time,
+ * plus the wake-up), and the one behind it one hold time more.
+ *
+ * <p>Invariants. {@link #queue} and {@link #closed} change only under {@link #lock};
+ * {@link #size} is {@code queue.size()}, written under the lock and read without it by
+ * releasers. {@link #frontSignalled} is true only while the waiter at the front has been woken
+ * by a release; it is cleared, under the lock, whenever the front waiter leaves, and a waiter
+ * that leaves while signalled passes the signal on to the new front, so a wake-up is never lost
+ * with a waiter that timed out. A waiter is served (given an outcome) only while in the queue and
+ * under the lock, so it is served at most once. The lock is held for a few field writes only, never
+ * across user code or a park; it is a {@link ReentrantLock}, never {@code synchronized}, which
+ * pins virtual threads on JDK 21 to 23.
+ *
+ * <p>Statistics: waits, timeouts and wait times are counted atomically when a wait ends; only
+ * threads that parked pay for them.
+ */
+final class BoundedWaitQueue {
+    /** A waiter that has waited this long makes every release hand its object over directly. */
+    static final long STARVATION_NANOS = 1_000_000L;
+
+    /** {@link #STARVATION_NANOS}, or another threshold for tests that race the switch. */
+    final long starvationNanos;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ArrayDeque<BoundedWaiter> queue = new ArrayDeque<>();
+    private boolean closed;
+    /** {@code queue.size()}; see the class comment. */
+    private volatile int size;
+    /** Releases hand objects to the oldest waiter rather than make them idle. */
+    private volatile boolean starving;
+    /** The waiter at the front has been woken and needs no other wake-up from a release. */
+    private volatile boolean frontSignalled;
+
+    private final AtomicLong waits = new AtomicLong();
+    private final AtomicLong timeouts = new AtomicLong();
+    private final AtomicLong waitNanosTotal = new AtomicLong();
+    private final AtomicLong waitNanosMax = new AtomicLong();
+
+    BoundedWaitQueue(long starvationNanos) {
+        this.starvationNanos = starvationNanos;
+    }
+
+    int size() {
+        return size;
+    }
+
+    boolean starving() {
+        return starving;
+    }
+
+    /** Switches to starving mode; by a waiter that has waited {@link #STARVATION_NANOS}. */
+    void starve() {
+        starving = true;
+    }
+
+    /** Queues {@code w} last; false if the queue was closed. */
+    boolean enqueue(BoundedWaiter w) {
+        lock.lock();
+        try {
+            if (closed) {
+                return false;
+            }
+            queue.addLast(w);
+            size = queue.size();
+        } finally {
+            lock.unlock();
+        }
+        waits.incrementAndGet();
+        return true;
+    }
+
+    /**
+     * Takes {@code w} out of the queue; false if it was served (or woken by close) first. A
+     * signal it had not used goes to the new front waiter.
+     */
+    boolean cancel(BoundedWaiter w) {
+        Thread wake = null;
+        lock.lock();
+        try {
+            if (w.outcome != BoundedWaiter.WAITING) {
+                return false;
+            }
+            boolean front = queue.peekFirst() == w;
+            queue.remove(w);
+            size = queue.size();
+            if (front && frontSignalled) {
+                frontSignalled = false;
+                wake = signalLocked();
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (wake != null) {
+            LockSupport.unpark(wake);
+        }
+        return true;
+    }
+
+    /**
+     * Normal mode: wakes the oldest waiter to compete for an object just made idle, unless it was
+     * woken already.
+     */
+    void signalFront() {
+        if (frontSignalled) {
+            return;
+        }
+        Thread wake;
+        lock.lock();
+        try {
+            wake = frontSignalled ? null : signalLocked();
+        } finally {
+            lock.unlock();
+        }
+        if (wake != null) {
+            LockSupport.unpark(wake);
+        }
+    }
+
+    private Thread signalLocked() {
+        BoundedWaiter w = queue.peekFirst();
+        if (w == null) {
+            return null;
+        }
+        frontSignalled = true;
+        return w.thread;
+    }
+
+    /**
+     * Hands {@code e}, which the caller owns (RESERVED or BORROWED), to the oldest waiter: it
+     * becomes BORROWED on the waiter's behalf. False if nobody waits.
+     */
+    boolean handEntry(BoundedEntry e) {
+        return serveFront(e, BoundedWaiter.ENTRY);
+    }
+
+    /** Hands a unit of capacity the caller holds to the oldest waiter; false if nobody waits. */
+    boolean handPermit() {
+        return serveFront(null, BoundedWaiter.PERMIT);
+    }
+
+    private boolean serveFront(BoundedEntry e, int outcome) {
+        BoundedWaiter w;
+        lock.lock();
+        try {
+            w = queue.pollFirst();
+            if (w == null) {
+                starving = false;
+                return false;
+            }
+            size = queue.size();
+            frontSignalled = false;
+            if (e != null) {
+                e.set(BoundedEntry.BORROWED);
+                w.entry = e;
+            }
+            w.outcome = outcome;
+            if (starving && (queue.isEmpty() || System.nanoTime() - w.since < starvationNanos)) {
+                starving = false;
+            }
+        } finally {
+            lock.unlock();
+        }
+        LockSupport.unpark(w.thread);
+        return true;
+    }
+
+    /** Closes the queue: every waiter is woken with {@link BoundedWaiter#CLOSED}, none may queue. */
+    void close() {
+        List<BoundedWaiter> woken;
+        lock.lock();
+        try {
+            closed = true;
+            woken = new ArrayList<>(queue);
+            for (BoundedWaiter w : woken) {
+                w.outcome = BoundedWaiter.CLOSED;
+            }
+            queue.clear();
+            size = 0;
+            frontSignalled = false;
+            starving = false;
+        } finally {
+            lock.unlock();
+        }
+        for (BoundedWaiter w : woken) {
+            LockSupport.unpark(w.thread);
+        }
+    }
+
+    /** Counts an acquire that gave up with a {@link PoolTimeoutException}, queued or not. */
+    void timedOut() {
+        timeouts.incrementAndGet();
+    }
+
+    /** Records the length of a wait that has ended, however it ended. */
+    void ended(BoundedWaiter w) {
+        long waited = System.nanoTime() - w.since;
+        waitNanosTotal.addAndGet(waited);
+        for (long m = waitNanosMax.get(); waited > m; m = waitNanosMax.get()) {
+            if (waitNanosMax.compareAndSet(m, waited)) {
+                break;
+            }
+        }
+    }
+
+    /** The figures {@link PoolStats#withWaits} takes, in its order. */
+    long[] figures() {
+        return new long[] {size, waits.get(), timeouts.get(), waitNanosTotal.get(), waitNanosMax.get()};
+    }
+}

@@ -1,0 +1,66 @@
+package io.github.stripedpool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Thousands of virtual threads on a bounded pool of a few objects: all of them finish, none
+ * holds an object another holds, and none pins its carrier thread while waiting (see
+ * {@link BoundedVirtualThreadExperiment}). Needs JDK 21+; on an older JVM it runs in a child JVM
+ * on a JDK 21+ found beside this one, and is skipped with a message if there is none.
+ */
+@Timeout(240)
+class BoundedVirtualThreadTest {
+    @Test
+    void thousandsOfVirtualThreadsOnFourObjectsAllFinishWithoutPinning() throws Exception {
+        String line;
+        if (Runtime.version().feature() >= 21) {
+            line = BoundedVirtualThreadExperiment.run();
+        } else {
+            line = runInChildJvm(VirtualThreadTest.findJdk21());
+        }
+        System.out.println(line);
+        int n = BoundedVirtualThreadExperiment.THREADS;
+        assertEquals(n, value(line, "finished"), line);
+        assertEquals(0, value(line, "failures"), line);
+        assertEquals(0, value(line, "overlaps"), "two threads held one object at once: " + line);
+        assertEquals(0, value(line, "pinned"), "a virtual thread pinned its carrier: " + line);
+        assertEquals(0, value(line, "imbalance"), line);
+        assertEquals(0, value(line, "timeouts"), line);
+        assertTrue(value(line, "created") <= BoundedVirtualThreadExperiment.MAX_TOTAL, line);
+        assertTrue(value(line, "waits") > 0, "the threads never waited: the test proves nothing. " + line);
+    }
+
+    private static long value(String line, String key) {
+        return BoundedVirtualThreadExperiment.value(line, key);
+    }
+
+    private static String runInChildJvm(Path jdk) throws Exception {
+        List<String> cmd = List.of(jdk.resolve("bin").resolve("java").toString(), "-Xmx256m", "-cp",
+                VirtualThreadTest.childClassPath(), BoundedVirtualThreadExperiment.class.getName());
+        System.out.println("running in a child JVM: " + String.join(" ", cmd));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out;
+        try (var in = p.getInputStream()) {
+            out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        if (!p.waitFor(200, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("the child JVM did not finish in 200 s:\n" + out);
+        }
+        System.out.print(out);
+        assertEquals(0, p.exitValue(), "the child JVM failed:\n" + out);
+        String line = out.lines().filter(l -> l.startsWith(BoundedVirtualThreadExperiment.RESULT))
+                .findFirst().orElse(null);
+        assertNotNull(line, "the child JVM printed no result line:\n" + out);
+        return line;
+    }
+}
