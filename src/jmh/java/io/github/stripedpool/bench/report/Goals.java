@@ -11,6 +11,7 @@ import java.util.List;
 final class Goals {
     /** One target and what the run measured. */
     static final class Goal {
+
         final String target;
         final String measured;
         /** "yes", "no", "yes, within the spread", "no, within the spread", or "not measured". */
@@ -20,6 +21,15 @@ final class Goals {
             this.target = target;
             this.measured = measured;
             this.met = met;
+        }
+
+        /** Measured and missed, clearly or within the spread. */
+        boolean missed() {
+            return met.equals("no") || met.startsWith("no,");
+        }
+
+        boolean reached() {
+            return met.startsWith("yes");
         }
     }
 

@@ -88,7 +88,7 @@ final class Verdict {
     }
 
     private List<String> missed() {
-        return goals.stream().filter(g -> g.met.startsWith("no"))
+        return goals.stream().filter(Goals.Goal::missed)
                 .map(g -> g.target + " (" + g.measured + (g.met.endsWith("spread") ? ", within the spread" : "")
                         + ")").collect(Collectors.toList());
     }
@@ -96,7 +96,7 @@ final class Verdict {
     private String goalsCount() {
         List<Goals.Goal> measured = goals.stream().filter(g -> !g.met.equals("not measured"))
                 .collect(Collectors.toList());
-        long met = measured.stream().filter(g -> g.met.startsWith("yes")).count();
+        long met = measured.stream().filter(Goals.Goal::reached).count();
         long unsettled = measured.stream().filter(g -> g.met.endsWith("spread")).count();
         return "Goals met: " + met + " of " + measured.size() + " measured (" + unsettled
                 + " within the spread, not settled by this run).";
