@@ -11,7 +11,6 @@ import java.util.List;
 final class Goals {
     /** One target and what the run measured. */
     static final class Goal {
-
         final String target;
         final String measured;
         /** "yes", "no", "yes, within the spread", "no, within the spread", or "not measured". */
