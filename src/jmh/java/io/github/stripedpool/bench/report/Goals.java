@@ -21,6 +21,15 @@ final class Goals {
             this.measured = measured;
             this.met = met;
         }
+
+        /** Measured and missed, clearly or within the spread. */
+        boolean missed() {
+            return met.equals("no") || met.startsWith("no,");
+        }
+
+        boolean reached() {
+            return met.startsWith("yes");
+        }
     }
 
     /** Created per acquisition below this is "near zero": one object per 1000 cycles. */
@@ -132,7 +141,7 @@ final class Goals {
         for (Goal g : goals) {
             rows.add(List.of(g.target, g.measured, g.met));
         }
-        page.table(List.of("goal", "measured", "met"), rows);
+        page.textTable(List.of("goal", "measured", "met"), rows);
         page.add("Ratios are of medians, with the range from the quartiles of the iterations in "
                 + "brackets; *within the spread* means the target lies inside that range, so this run "
                 + "does not settle it.\n\n");

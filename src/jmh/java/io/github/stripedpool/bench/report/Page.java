@@ -27,11 +27,20 @@ final class Page {
         return sections;
     }
 
-    /** A Markdown table: a header row, then rows; the first column left-aligned, the others right. */
+    /** A Markdown table of figures: a header row, then rows; the first column left-aligned, the others right. */
     void table(List<String> header, List<List<String>> rows) {
+        table(header, rows, "---:|");
+    }
+
+    /** A Markdown table of text: every column left-aligned. */
+    void textTable(List<String> header, List<List<String>> rows) {
+        table(header, rows, "---|");
+    }
+
+    private void table(List<String> header, List<List<String>> rows, String alignment) {
         md.append("| ").append(String.join(" | ", header)).append(" |\n|---|");
         for (int i = 1; i < header.size(); i++) {
-            md.append("---:|");
+            md.append(alignment);
         }
         md.append('\n');
         for (List<String> row : rows) {

@@ -196,7 +196,7 @@ public final class Report {
         for (String name : flags.keySet()) {
             rows.add(List.of(name, String.join("<br>", flags.get(name)), String.join("<br>", settings.get(name))));
         }
-        page.table(List.of("benchmark", "JVM flags", "JMH settings"), rows);
+        page.textTable(List.of("benchmark", "JVM flags", "JMH settings"), rows);
         page.add("Regenerate this page: `./bench/run full` (about an hour). `./bench/run quick` "
                 + "(about 5 minutes) ends with the verdict and writes its report under "
                 + "`target-jmh/bench-results/quick/docs/`; JMH's JSON is kept under "

@@ -61,20 +61,42 @@ final class Verdict {
         return rows;
     }
 
+    /** Objects created per acquisition when each thread holds several: near 0 for a pool. */
+    String heldLine() {
+        List<Run> rs = runs.holdRuns();
+        if (rs.isEmpty()) {
+            return "";
+        }
+        List<String> parts = new ArrayList<>();
+        for (String impl : Names.impls(rs)) {
+            List<String> ks = new ArrayList<>();
+            for (String k : List.of("2", "4")) {
+                double c = Runs.perEvent(runs.hold(impl, k), "creations", "acquisitions");
+                if (!Double.isNaN(c)) {
+                    ks.add("k=" + k + " " + Format.number(c));
+                }
+            }
+            parts.add(Names.of(impl) + " " + String.join(", ", ks));
+        }
+        return "Each of " + Names.threads(rs.get(0).threads) + " holding k objects, objects created per "
+                + "acquisition (0 = pooled, 1 = allocated):\n  " + String.join("\n  ", parts);
+    }
+
     /** "Goals met: 5 of 14 ...", then the goals not met, one to a line. */
     String goalsLine() {
         return goalsCount() + (missed().isEmpty() ? "" : "\nNot met:\n  - " + String.join("\n  - ", missed()));
     }
 
     private List<String> missed() {
-        return goals.stream().filter(g -> g.met.startsWith("no"))
-                .map(g -> g.target + " (" + g.measured + ")").collect(Collectors.toList());
+        return goals.stream().filter(Goals.Goal::missed)
+                .map(g -> g.target + " (" + g.measured + (g.met.endsWith("spread") ? ", within the spread" : "")
+                        + ")").collect(Collectors.toList());
     }
 
     private String goalsCount() {
         List<Goals.Goal> measured = goals.stream().filter(g -> !g.met.equals("not measured"))
                 .collect(Collectors.toList());
-        long met = measured.stream().filter(g -> g.met.startsWith("yes")).count();
+        long met = measured.stream().filter(Goals.Goal::reached).count();
         long unsettled = measured.stream().filter(g -> g.met.endsWith("spread")).count();
         return "Goals met: " + met + " of " + measured.size() + " measured (" + unsettled
                 + " within the spread, not settled by this run).";
@@ -104,6 +126,10 @@ final class Verdict {
                 s.append('\n');
             }
             s.append('\n');
+        }
+        String held = heldLine();
+        if (!held.isEmpty()) {
+            s.append(held).append("\n\n");
         }
         return s.append(goalsLine()).append('\n').toString();
     }
