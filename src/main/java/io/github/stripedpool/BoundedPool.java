@@ -301,6 +301,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             x = factory.get();
         } catch (Throwable t) {
             creationFailed(e);
+            FlightRecorderEvents.factoryFailed(name, t);
             if (t instanceof Error) {
                 throw (Error) t;
             }
@@ -309,6 +310,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         }
         if (x == null) {
             creationFailed(e);
+            FlightRecorderEvents.factoryFailed(name, null);
             throw new ObjectCreationException("pool '" + name
                     + "': the factory returned null; it must return a new object on every call", null);
         }
@@ -341,10 +343,16 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         if (!waitQueue.enqueue(w)) {
             throw new PoolClosedException(name);
         }
+        Object recorded = FlightRecorderEvents.waitStarted();
+        boolean timedOut = false;
         try {
             return awaitQueued(w, home, start, timeoutNanos);
+        } catch (PoolTimeoutException e) {
+            timedOut = true;
+            throw e;
         } finally {
             waitQueue.ended(w);
+            FlightRecorderEvents.waitEnded(recorded, name, timedOut);
         }
     }
 

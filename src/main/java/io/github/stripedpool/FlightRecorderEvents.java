@@ -79,6 +79,8 @@ final class FlightRecorderEvents {
             FactoryFailureEvent.emit(pool, failure);
         } catch (LinkageError e) {
             available = false;
+        } catch (Throwable e) {
+            // Recording must never replace the failure the caller is about to see.
         }
     }
 
@@ -108,12 +110,16 @@ final class FlightRecorderEvents {
         if (token == null) {
             return;
         }
-        AcquireWaitEvent e = (AcquireWaitEvent) token;
-        e.end();
-        if (e.shouldCommit()) {
-            e.pool = pool;
-            e.timedOut = timedOut;
-            e.commit();
+        try {
+            AcquireWaitEvent e = (AcquireWaitEvent) token;
+            e.end();
+            if (e.shouldCommit()) {
+                e.pool = pool;
+                e.timedOut = timedOut;
+                e.commit();
+            }
+        } catch (Throwable e) {
+            // Recording must never replace what the wait is about to return or throw.
         }
     }
 }

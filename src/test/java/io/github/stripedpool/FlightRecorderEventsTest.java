@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
@@ -23,6 +24,7 @@ class FlightRecorderEventsTest {
     @Test
     void aRecordingGetsPeriodicStatisticsFactoryFailuresAndLongWaits() throws Exception {
         Path file = Files.createTempFile("pool-events", ".jfr");
+        List<RecordedEvent> events;
         try (Recording recording = new Recording()) {
             recording.enable(PoolStatsEvent.NAME).withPeriod(Duration.ofMillis(100));
             recording.enable(FactoryFailureEvent.NAME);
@@ -39,10 +41,8 @@ class FlightRecorderEventsTest {
                 Object only = bounded.acquire();
                 assertThrows(PoolTimeoutException.class, () -> bounded.acquire(Duration.ofMillis(20)));
                 bounded.release(only);
-                Thread.sleep(400); // a few periods of the statistics event; the recording is the clock
-                recording.dump(file);
+                events = dumpUntilAStatisticsEventOf("jfr-stats", recording, file);
             }
-            List<RecordedEvent> events = RecordingFile.readAllEvents(file);
             List<RecordedEvent> statistics = named(events, PoolStatsEvent.NAME, "jfr-stats");
             assertFalse(statistics.isEmpty(), "no statistics event for the pool: " + names(events));
             RecordedEvent last = statistics.get(statistics.size() - 1);
@@ -60,6 +60,20 @@ class FlightRecorderEventsTest {
             assertTrue(waits.get(0).getDuration().toMillis() >= 15, "the wait lasted the timeout");
         } finally {
             Files.deleteIfExists(file);
+        }
+    }
+
+    /** Dumps the recording every 50 ms until it holds a statistics event of {@code pool}. */
+    private static List<RecordedEvent> dumpUntilAStatisticsEventOf(String pool, Recording recording,
+            Path file) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        for (;;) {
+            recording.dump(file);
+            List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+            if (!named(events, PoolStatsEvent.NAME, pool).isEmpty() || System.nanoTime() > deadline) {
+                return events;
+            }
+            Thread.sleep(50); // a poll interval: the event's period is 100 ms
         }
     }
 
