@@ -603,6 +603,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             }
         }
         maintenance.stop();
+        FlightRecorderEvents.poolClosed();
         Hooks.rethrow(fatal);
     }
 

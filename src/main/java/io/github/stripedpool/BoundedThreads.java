@@ -1,5 +1,6 @@
 package io.github.stripedpool;
 
+import java.lang.ref.WeakReference;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -24,7 +25,13 @@ final class BoundedThreads {
     private final int maxTotal;
     /** Rare events, virtual threads' counters and dead threads' counters; atomic adds. */
     final long[] counts = Counts.newArray();
-    private final ThreadLocal<BoundedLocal> locals = ThreadLocal.withInitial(this::newLocal);
+    /**
+     * Each thread's {@code BoundedLocal}, held weakly: a thread-local's value stays in the
+     * thread's map after the pool is gone, and a library object there would pin the library's
+     * class loader (a web application's, after undeploy) for as long as the thread lives. The
+     * {@link #registry} holds the {@code BoundedLocal} strongly while the pool lives.
+     */
+    private final ThreadLocal<WeakReference<BoundedLocal>> locals = new ThreadLocal<>();
     private final ConcurrentLinkedQueue<BoundedLocal> registry = new ConcurrentLinkedQueue<>();
     private final AtomicInteger registrations = new AtomicInteger();
     private final ReentrantLock registryLock = new ReentrantLock();
@@ -38,7 +45,13 @@ final class BoundedThreads {
         if (Threads.VIRTUAL_THREADS && Threads.isVirtual(Thread.currentThread())) {
             return null;
         }
-        return locals.get();
+        WeakReference<BoundedLocal> r = locals.get();
+        BoundedLocal l = r != null ? r.get() : null;
+        if (l == null) {
+            l = newLocal();
+            locals.set(new WeakReference<>(l));
+        }
+        return l;
     }
 
     /** Where a virtual thread's scans start. */

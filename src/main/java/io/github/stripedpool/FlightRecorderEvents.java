@@ -20,8 +20,13 @@ final class FlightRecorderEvents {
 
     /** Cleared for good at the first {@link LinkageError}: the runtime has no usable jdk.jfr. */
     private static volatile boolean available = true;
-    /** Whether the periodic hook was added; guarded by the class monitor. */
-    private static boolean hooked;
+    /**
+     * The periodic hook while any pool is registered, else null; guarded by the class monitor.
+     * Flight Recorder holds it strongly, and through it this class and its class loader: it is
+     * removed when the last registered pool is closed, so that the library's class loader can be
+     * collected (a web application's, after undeploy).
+     */
+    private static Runnable hook;
 
     private FlightRecorderEvents() {
     }
@@ -42,19 +47,49 @@ final class FlightRecorderEvents {
             return;
         }
         POOLS.add(new Registered(pool, bounded));
-        addHookOnce();
+        addHookOnce(); // after the add: a concurrent removeHookIfIdle sees the pool, or we re-add
     }
 
     private static synchronized void addHookOnce() {
-        if (hooked) {
+        if (hook != null) {
             return;
         }
-        hooked = true;
+        Runnable h = FlightRecorderEvents::snapshot;
         try {
-            jdk.jfr.FlightRecorder.addPeriodicEvent(PoolStatsEvent.class, FlightRecorderEvents::snapshot);
+            jdk.jfr.FlightRecorder.addPeriodicEvent(PoolStatsEvent.class, h);
+            hook = h;
         } catch (LinkageError | SecurityException e) {
             available = false;
         }
+    }
+
+    /**
+     * Called by every pool at the end of {@code close()}: forgets closed and collected pools,
+     * and removes the periodic hook once none is left.
+     */
+    static void poolClosed() {
+        if (!available) {
+            return;
+        }
+        POOLS.removeIf(r -> {
+            Pool<?> p = r.get();
+            return p == null || p.isClosed();
+        });
+        if (POOLS.isEmpty()) {
+            removeHookIfIdle();
+        }
+    }
+
+    private static synchronized void removeHookIfIdle() {
+        if (hook == null || !POOLS.isEmpty()) {
+            return; // a pool registered meanwhile keeps the hook
+        }
+        try {
+            jdk.jfr.FlightRecorder.removePeriodicEvent(hook);
+        } catch (LinkageError | SecurityException e) {
+            available = false;
+        }
+        hook = null;
     }
 
     /** The periodic hook: one statistics event per live pool. Runs on Flight Recorder's thread. */

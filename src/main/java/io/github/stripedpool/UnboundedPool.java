@@ -700,6 +700,7 @@ final class UnboundedPool<T> implements Pool<T> {
         sweepSlots(dropper);
         if (first) {
             AgingClock.unregister(this);
+            FlightRecorderEvents.poolClosed();
         }
         rethrowVmError(err[0]);
     }
