@@ -2,6 +2,7 @@ package io.github.stripedpool;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.WeakReference;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -111,7 +112,15 @@ final class UnboundedPool<T> implements Pool<T> {
      */
     final LeakDetectingPool<T> sampler;
     private final int sampleInterval;
-    private final ThreadLocal<PrivateSlot> slots = new ThreadLocal<>();
+    /**
+     * The fallback lookup of a thread whose {@link #table} entry belongs to another thread. Its
+     * value is a JDK type that holds the slot weakly: a thread's {@code ThreadLocalMap} keeps its
+     * value until the stale entry happens to be expunged, long after the pool is gone, and a
+     * library object there would pin the class loader of an application that used the library
+     * (an undeployed web application's). The {@link #registry} keeps the slot alive while the
+     * pool lives; a slot leaves the registry only when its owner is dead.
+     */
+    private final ThreadLocal<WeakReference<PrivateSlot>> slots = new ThreadLocal<>();
     /**
      * Direct-mapped from thread id to slot: a thread whose entry holds its own slot finds it with
      * one array read instead of a {@code ThreadLocal} lookup. Thread ids are unique and handed
@@ -207,7 +216,7 @@ final class UnboundedPool<T> implements Pool<T> {
                 return acquireShared(Threads.stripeOf(t, mask), null, null);
             }
             if (closed) {
-                throw closed(slots.get());
+                throw closed(fallbackSlot());
             }
             s = ownSlot(t);
         }
@@ -530,12 +539,23 @@ final class UnboundedPool<T> implements Pool<T> {
 
     /** The calling platform thread's slot when its table entry is not its own: made on first use. */
     private PrivateSlot ownSlot(Thread t) {
-        PrivateSlot s = slots.get();
+        PrivateSlot s = fallbackSlot();
         if (s == null || s.reaped != 0) {
             s = newSlot(t);
-            slots.set(s);
+            slots.set(new WeakReference<>(s));
         }
         return s;
+    }
+
+    /** The calling thread's slot as its {@code ThreadLocal} knows it, or null. */
+    private PrivateSlot fallbackSlot() {
+        WeakReference<PrivateSlot> ref = slots.get();
+        return ref == null ? null : ref.get();
+    }
+
+    /** The value of the calling thread's {@code ThreadLocal} entry, as the thread holds it. */
+    Object threadLocalValue() {
+        return slots.get();
     }
 
     private PrivateSlot newSlot(Thread t) {
