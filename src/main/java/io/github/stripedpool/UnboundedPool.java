@@ -182,6 +182,7 @@ final class UnboundedPool<T> implements Pool<T> {
             Object x = s.item;
             if (x != null && s.plain) {
                 s.item = null; // plain: see PrivateSlot
+                s.privateHits++;
                 return (T) x;
             }
         }
@@ -276,7 +277,6 @@ final class UnboundedPool<T> implements Pool<T> {
         if (own != null) {
             Object x = own.peek();
             if (x != null && own.takeFromOutside(x)) {
-                own.selfTaken++;
                 rethrowVmError(drop(x, own, null));
             }
         }
@@ -393,7 +393,6 @@ final class UnboundedPool<T> implements Pool<T> {
             // Dekker with close(): put (a CAS in exact mode) then read the flag; close writes the
             // flag then reads the slot. One of the two sees the other.
             if (s.exact && closed && s.takeFromOutside(x)) {
-                s.selfTaken++;
                 rethrowVmError(drop(x, s, null));
             }
             return;
@@ -605,7 +604,6 @@ final class UnboundedPool<T> implements Pool<T> {
         }
         Object x = slot.peek();
         if (x != null && slot.takeFromOutside(x)) {
-            Counts.add(poolCounts, Counts.SLOT_TAKEN, 1);
             boolean idleThroughACycle = slot.agingSawItem && slot.agingPuts == slot.puts;
             if (idleThroughACycle || closed || !push(x, slot.home, epoch - 1)) {
                 err = drop(x, null, poolCounts);
@@ -680,7 +678,6 @@ final class UnboundedPool<T> implements Pool<T> {
                 // look; in a pool without a destroy hook the owner may be taking x right now,
                 // and then keeps it: aging only forgets it.
                 if (slot.takeFromOutside(x)) {
-                    Counts.add(poolCounts, Counts.SLOT_TAKEN, 1);
                     dropper.accept(x);
                 }
                 slot.agingSawItem = false;
@@ -728,7 +725,6 @@ final class UnboundedPool<T> implements Pool<T> {
         for (PrivateSlot slot : registry) {
             Object x = slot.peek();
             if (x != null && slot.takeFromOutside(x)) {
-                Counts.add(poolCounts, Counts.SLOT_TAKEN, 1);
                 dropper.accept(x);
             }
         }
@@ -771,7 +767,6 @@ final class UnboundedPool<T> implements Pool<T> {
             }
         }
         idle += inSlots;
-        sums[Counts.HIT_PRIVATE] = Math.max(0, sums[Counts.PUTS] - sums[Counts.SLOT_TAKEN] - inSlots);
         sums[Counts.RELEASED] += sums[Counts.PUTS];
         PoolStats stats = new PoolStats(name, sums, agingCycles, idle, maxIdle, closed);
         return sampler == null ? stats : stats.withLeaks(sampler.leakCount());
