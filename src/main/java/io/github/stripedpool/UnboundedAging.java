@@ -125,8 +125,7 @@ final class UnboundedAging {
         // The owner is dead: its last writes happen-before ownerDead() returned true.
         Throwable err = null;
         if (slot.mayPut) {
-            p.stripes[slot.permitStripe].returnPermit();
-            p.permits.incrementAndGet();
+            p.permits.giveBack(slot);
         }
         Object x = slot.peek();
         if (x != null && slot.takeFromOutside(x)) {

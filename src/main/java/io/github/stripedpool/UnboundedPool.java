@@ -45,9 +45,8 @@ import java.util.function.Consumer;
  *       taker, and a private slot's object reaches another thread only after its owner died.</li>
  *   <li><b>maxIdle.</b> The stripes' slots add up to {@code maxIdle}. A platform thread that
  *       puts objects in its private slot first borrows one unit of a stripe's capacity (a
- *       permit, {@link Stripe#lendPermit}); at most half of {@code maxIdle} is lent. So idle
- *       objects never exceed {@code maxIdle}, by construction, and a pool used only by virtual
- *       threads keeps up to {@code maxIdle} idle.</li>
+ *       permit, see {@link SlotPermits}). So idle objects never exceed {@code maxIdle}, by
+ *       construction.</li>
  *   <li><b>Closed.</b> {@link #close} sets {@link #closed}, swaps {@link #table} for an empty
  *       one, then takes every object out of every slot. The table is read with a volatile read
  *       on every fast path, so a call that happens after close finds no slot there and takes the
@@ -125,8 +124,8 @@ final class UnboundedPool<T> implements Pool<T> {
     private volatile PrivateSlot[] table = new PrivateSlot[THREAD_TABLE_SIZE];
     /** Every private slot not yet reaped: aging, close and stats reach them here. */
     final ConcurrentLinkedQueue<PrivateSlot> registry = new ConcurrentLinkedQueue<>();
-    /** Private-slot permits left to lend: at most half of maxIdle ever lives in private slots. */
-    final AtomicInteger permits;
+    /** What lets a thread keep an object in its private slot: see {@link SlotPermits}. */
+    final SlotPermits permits;
     private final AtomicInteger nextHome = new AtomicInteger();
     /** The slot made last: the next thread to start reaps it if its owner died meanwhile. */
     private volatile PrivateSlot recent;
@@ -145,13 +144,13 @@ final class UnboundedPool<T> implements Pool<T> {
         this.exact = hooks.destroy != null;
         this.maxIdle = b.maxIdle;
         this.aging = new UnboundedAging(this, b.agingInterval.toNanos());
-        this.permits = new AtomicInteger((maxIdle + 1) / 2);
         int n = b.stripes;
         this.mask = n - 1;
         this.stripes = new Stripe[n];
         for (int i = 0; i < n; i++) {
             stripes[i] = new Stripe(maxIdle / n + (i < maxIdle % n ? 1 : 0));
         }
+        this.permits = new SlotPermits(stripes, maxIdle);
         LeakSettings leaks = LeakSettings.resolve(b.leakDetection, b.leakSamplingInterval, b.onLeak);
         this.sampler = leaks.samplerFor(this);
         this.sampling = sampler == null ? null : new SampleCountdown<>(sampler, leaks.interval);
@@ -340,7 +339,7 @@ final class UnboundedPool<T> implements Pool<T> {
      * permit, borrowed at the first release that wants one), else to the stripes.
      */
     private void releaseOwn(PrivateSlot s, Object cur, Object x) {
-        if (cur == null && (s.mayPut || tryPermit(s))) {
+        if (cur == null && (s.mayPut || permits.tryLend(s, epoch))) {
             s.put(x);
             // Dekker with close(): put (a CAS in exact mode) then read the flag; close writes the
             // flag then reads the slot. One of the two sees the other.
@@ -354,30 +353,6 @@ final class UnboundedPool<T> implements Pool<T> {
         if (!push(x, s.home, epoch)) {
             EngineHooks.rethrowVmError(hooks.drop(x, s, null));
         }
-    }
-
-    /** Tries, once per aging epoch, to borrow a stripe's unit of capacity for the private slot. */
-    private boolean tryPermit(PrivateSlot s) {
-        int e = epoch;
-        if (s.permitTry == e) {
-            return false;
-        }
-        s.permitTry = e;
-        for (int p = permits.get(); p > 0; p = permits.get()) {
-            if (permits.compareAndSet(p, p - 1)) {
-                for (int i = 0; i < stripes.length; i++) {
-                    int k = (s.home + i) & mask;
-                    if (stripes[k].lendPermit()) {
-                        s.permitStripe = k;
-                        s.mayPut = true;
-                        return true;
-                    }
-                }
-                permits.incrementAndGet();
-                return false;
-            }
-        }
-        return false;
     }
 
     private IllegalStateException doubleRelease(Object x) {
