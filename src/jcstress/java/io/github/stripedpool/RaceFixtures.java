@@ -1,6 +1,5 @@
 package io.github.stripedpool;
 
-import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -33,17 +32,6 @@ final class RaceFixtures {
 
     /** The value a borrower writes; no later borrower may read it. */
     static final int SECRET = 0x5EC2E7;
-
-    private static final Field PERMITS;
-
-    static {
-        try {
-            PERMITS = UnboundedPool.class.getDeclaredField("permits");
-            PERMITS.setAccessible(true);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     /**
      * A one-stripe pool whose reset clears {@link Item#secret} and whose destroy hook counts.
@@ -98,16 +86,11 @@ final class RaceFixtures {
 
     /**
      * Takes every private-slot permit of {@code pool}, so that releases from any thread go to the
-     * stripe where other threads can take them. Reflection, because which thread takes a permit
-     * otherwise depends on which thread touches the pool first, and jcstress gives no control
-     * over that.
+     * stripe where other threads can take them: which thread takes a permit otherwise depends on
+     * which thread touches the pool first, and jcstress gives no control over that.
      */
     static <T> UnboundedPool<T> withoutPrivateSlots(UnboundedPool<T> pool) {
-        try {
-            ((AtomicInteger) PERMITS.get(pool)).set(0);
-        } catch (IllegalAccessException e) {
-            throw new AssertionError(e);
-        }
+        pool.permits.withdrawAll();
         return pool;
     }
 }

@@ -27,6 +27,7 @@ final class CallSite extends Throwable {
             TrackedLease.class.getName(),
             Lease.class.getName(),
             UnboundedPool.class.getName(),
+            SampleCountdown.class.getName(),
     };
 
     /** Marks an event whose stack was not recorded; shared, never thrown, never printed. */

@@ -8,11 +8,11 @@ import java.lang.invoke.VarHandle;
  * private slot) and one per pool (aging, close, reaped threads). A {@link PrivateSlot} keeps its
  * owner's counters in fields of its own instead.
  *
- * <p>Private hits are not counted: {@link #PUTS} counts the objects put in private slots and
- * {@link #SLOT_TAKEN} those taken out of one other than by its owner's acquire, so that
- * {@code stats()} derives the hits as {@code PUTS - SLOT_TAKEN - objects still in a slot}, and the
- * private-slot cycle pays for one plain increment. {@link #RELEASED} counts the releases that did
- * not go to a private slot; {@code released = RELEASED + PUTS}.
+ * <p>A private-slot cycle pays for two plain increments of its owner's own fields: the hit
+ * ({@link #HIT_PRIVATE}) and the put ({@link #PUTS}). {@link #RELEASED} counts the releases that
+ * did not go to a private slot; {@code released = RELEASED + PUTS}. Both sides of a cycle are
+ * counted where they happen, so acquisitions and releases balance exactly at quiescence, even in
+ * the race where aging forgets an object its owner is taking (see {@link PrivateSlot}).
  *
  * <p>Every counter array is padded by {@link #PAD} unused elements at both ends, so that its
  * atomic adds never share a cache line with another object's data.
@@ -28,8 +28,7 @@ final class Counts {
     static final int MISS = 7;
     static final int HOOK_FAILURE = 8;
     static final int PUTS = 9;
-    static final int SLOT_TAKEN = 10;
-    static final int SIZE = 11;
+    static final int SIZE = 10;
 
     /** 128 bytes of {@code long}s: two cache lines, see the package conventions. */
     static final int PAD = 16;

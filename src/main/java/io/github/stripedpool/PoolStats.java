@@ -10,15 +10,17 @@ package io.github.stripedpool;
  *
  * <p>One rare race of an unbounded pool without a destroy hook: its private slots are read and
  * written without atomic instructions, and aging (or close) may forget an idle object at the
- * very instant its owner takes it. The owner keeps using the object (nothing is destroyed), and
- * the counters record it as dropped while the acquisition that got it is not counted as a hit:
- * the identity above still holds, but {@code dropped()} is one higher, and {@code acquired()},
- * {@code privateHits()} and {@code inUse()} one lower, than the truth for each such race
- * ({@code created() - dropped() <= idle() + true in-use count}). Under aging at its default
- * interval it is vanishingly rare; a pool with a destroy hook counts exactly.
+ * very instant its owner takes it. The owner keeps using the object (nothing is destroyed) and
+ * counts its acquisition and, later, its release as always, so {@code acquired()},
+ * {@code released()} and {@code inUse()} stay exact; only {@code dropped()} counts that object
+ * once too often. At quiescence, then, {@code created() - dropped() <= idle() + inUse()}, short
+ * by the number of such races, which is at most one per private slot per aging cycle (and at
+ * most {@code dropped()}). Under aging at its default interval it is vanishingly rare; a pool with
+ * a destroy hook counts exactly.
  *
- * <p>{@link #privateHits()} of an unbounded pool is derived, not counted: objects put in private
- * slots, minus those taken out by anyone but their owner's acquire, minus those still there.
+ * <p>A snapshot taken while threads acquire and release may read an object's release and miss
+ * its acquisition (another thread's counters were summed first). {@link #inUse()} never reports
+ * less than 0: such a snapshot reads it low, at 0 at worst, by the operations in flight.
  */
 public final class PoolStats {
     private final String name;
@@ -193,12 +195,13 @@ public final class PoolStats {
     }
 
     /**
-     * Objects acquired and not yet released: {@code acquired() - released()}.
+     * Objects acquired and not yet released: {@code acquired() - released()}, and never less than
+     * 0 (a snapshot taken while threads work may read it low, see the class comment).
      *
-     * @return objects acquired and not yet released: {@code acquired() - released()}
+     * @return objects in use
      */
     public long inUse() {
-        return acquired() - released;
+        return Math.max(0, acquired() - released);
     }
 
     /**

@@ -23,7 +23,8 @@ import java.lang.invoke.VarHandle;
  *       reference and counts it), and never hands it out or destroys it, so if the owner took
  *       the same object at the same instant, the owner simply keeps using it: nothing is ever
  *       used after being destroyed, because nothing is destroyed. The only trace of that race
- *       is in the counters: the object counts as dropped although its owner got it. The objects
+ *       is in the counters: the object counts as dropped although its owner got it (the owner
+ *       counts its hit, and later its release, as always). The objects
  *       of a dead owner are reused (put back in the stripes); that is safe because
  *       {@code Thread.isAlive()} returning false orders every write of the dead owner before
  *       the reader.</li>
@@ -37,9 +38,9 @@ import java.lang.invoke.VarHandle;
  *       so that one of them sees the other and the object is destroyed exactly once.</li>
  * </ul>
  *
- * <p>Counters are plain fields written by the owner only. The fast path counts one thing, the
- * puts ({@link #puts}); a private hit is derived: {@code puts - taken from outside - objects
- * still in a slot}. {@link Pool#stats()} reads the fields racily; every 64-bit JVM writes an
+ * <p>Counters are plain fields written by the owner only. The fast path counts its hit
+ * ({@link #privateHits}) and its put ({@link #puts}), each with one plain increment of a field on
+ * the owner's own cache line. {@link Pool#stats()} reads the fields racily; every 64-bit JVM writes an
  * aligned {@code long} in one instruction, so a reader sees an old or a new value, never a torn
  * one. {@link #puts} also tells aging whether the slot was used since its last cycle: an object
  * in a slot whose puts did not move through a whole cycle has been idle that long.
@@ -76,9 +77,14 @@ final class PrivateSlot extends PrivateSlotFields {
         }
         if (!exact) {
             item = null; // plain: a third party only forgets, see the class comment
+            privateHits++;
             return x;
         }
-        return ITEM.compareAndSet(this, x, null) ? x : null;
+        if (ITEM.compareAndSet(this, x, null)) {
+            privateHits++;
+            return x;
+        }
+        return null;
     }
 
     /**
@@ -109,13 +115,18 @@ final class PrivateSlot extends PrivateSlotFields {
         return REAPED.compareAndSet(this, 0, 1);
     }
 
-    /** Adds this slot's counters into {@code sums} (indexed like {@link Counts}). */
+    /**
+     * Adds this slot's counters into {@code sums} (indexed like {@link Counts}). The releases are
+     * read before the acquisitions, so that a snapshot taken while the owner cycles reads its
+     * in-use count high rather than low.
+     */
     void sumInto(long[] sums) {
-        sums[Counts.CREATED] += created;
         sums[Counts.DROPPED] += dropped;
         sums[Counts.RELEASED] += sharedReleases;
         sums[Counts.PUTS] += puts;
-        sums[Counts.SLOT_TAKEN] += selfTaken;
+        VarHandle.acquireFence();
+        sums[Counts.CREATED] += created;
+        sums[Counts.HIT_PRIVATE] += privateHits;
         sums[Counts.HIT_HOME] += homeHits;
         sums[Counts.HIT_STOLEN] += stolenHits;
         sums[Counts.HIT_VICTIM] += victimHits;
@@ -129,7 +140,6 @@ final class PrivateSlot extends PrivateSlotFields {
             case Counts.CREATED: created++; break;
             case Counts.DROPPED: dropped++; break;
             case Counts.RELEASED: sharedReleases++; break;
-            case Counts.SLOT_TAKEN: selfTaken++; break;
             case Counts.HIT_HOME: homeHits++; break;
             case Counts.HIT_STOLEN: stolenHits++; break;
             case Counts.HIT_VICTIM: victimHits++; break;
@@ -166,8 +176,8 @@ abstract class PrivateSlotFields extends PadHead {
      * the same object again is a double release. Owner only.
      */
     Object lastShared;
-    /** Owner-written counters. {@code puts} is the only one on the fast path. */
-    long puts, selfTaken, sharedReleases, created, dropped, homeHits, stolenHits, victimHits,
+    /** Owner-written counters. {@code privateHits} and {@code puts} are those of the fast path. */
+    long privateHits, puts, sharedReleases, created, dropped, homeHits, stolenHits, victimHits,
             misses, hookFailures;
     /** Aging epoch in which this thread last tried for a permit; owner only. */
     int permitTry = -1;

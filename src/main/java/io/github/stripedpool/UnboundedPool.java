@@ -2,11 +2,10 @@ package io.github.stripedpool;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.WeakReference;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * The unbounded, never-blocking pool.
@@ -28,7 +27,8 @@ import java.util.function.Supplier;
  * <p>The fast path. A platform thread finds its slot with one read of the thread-id table
  * {@link #table} and a check of the entry's owner. In a pool without a destroy hook (and without
  * sampled leak detection), the private-slot acquire is a plain read and a plain write of the
- * slot, the release a release store and one counter increment: no atomic instruction, no shared
+ * slot and one counter increment, the release a release store and one counter increment, both
+ * counters the owner's own fields: no atomic instruction, no shared
  * write, no closed check, no virtual-thread check (a virtual thread never owns a table entry, so
  * it always misses and takes the slow path). See {@link PrivateSlot} for why a third party that
  * only forgets objects needs no more, and why a pool with a destroy hook needs a compare-and-set
@@ -45,9 +45,8 @@ import java.util.function.Supplier;
  *       taker, and a private slot's object reaches another thread only after its owner died.</li>
  *   <li><b>maxIdle.</b> The stripes' slots add up to {@code maxIdle}. A platform thread that
  *       puts objects in its private slot first borrows one unit of a stripe's capacity (a
- *       permit, {@link Stripe#lendPermit}); at most half of {@code maxIdle} is lent. So idle
- *       objects never exceed {@code maxIdle}, by construction, and a pool used only by virtual
- *       threads keeps up to {@code maxIdle} idle.</li>
+ *       permit, see {@link SlotPermits}). So idle objects never exceed {@code maxIdle}, by
+ *       construction.</li>
  *   <li><b>Closed.</b> {@link #close} sets {@link #closed}, swaps {@link #table} for an empty
  *       one, then takes every object out of every slot. The table is read with a volatile read
  *       on every fast path, so a call that happens after close finds no slot there and takes the
@@ -57,21 +56,23 @@ import java.util.function.Supplier;
  *       slot), so the object is destroyed exactly once; without a destroy hook, a racing put
  *       may leave its object in the slot after close returned, and the owner's next call,
  *       {@code stats()} or another {@code close()} forgets it (there is nothing to destroy).</li>
- *   <li><b>Aging.</b> Only aging writes {@link #epoch}. A stripe object carries the epoch of its
- *       push: a victim once the epoch moved on, dropped when two epochs old. A private slot is
- *       aged by its put counter: an object in a slot whose puts did not move for a whole cycle is
- *       dropped. The slot of a dead thread is reaped: by the next thread that starts using the
- *       pool, or by aging; its object goes back to the stripes as a victim.</li>
+ *   <li><b>Aging.</b> Only {@link UnboundedAging} writes {@link #epoch}; it ages the stripes
+ *       and the private slots and reaps the slots of dead threads (the next thread that starts
+ *       using the pool reaps too); its comment states its invariants.</li>
  *   <li><b>No user code under a lock.</b> The pool holds no lock and no monitor at all: aging,
  *       close and {@code stats()} run concurrently, each taking objects by compare-and-set, so
- *       {@code stats()} never waits for a hook.</li>
+ *       {@code stats()} never waits for a hook. Hooks are called through {@link EngineHooks}.</li>
  * </ul>
+ *
+ * <p>The parts outside this class, each with its own invariants: {@link EngineHooks} (the user's
+ * code and its failures), {@link UnboundedAging} (aging, reaping, the sweep of close),
+ * {@link UnboundedStats} (the counters' snapshot), {@link SampleCountdown} (which acquisitions
+ * sampled leak detection tracks). This class keeps the acquire and release paths and the lookup
+ * of a thread's slot.
  *
  * @param <T> the type of the pooled objects
  */
 final class UnboundedPool<T> implements Pool<T> {
-    private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
-
     /**
      * Entries of {@link #table}: 256 references (1 KiB with compressed oops) per pool, enough
      * for the threads of a typical server pool to each find their own entry.
@@ -82,26 +83,16 @@ final class UnboundedPool<T> implements Pool<T> {
     private static final PrivateSlot[] CLOSED_TABLE = new PrivateSlot[THREAD_TABLE_SIZE];
 
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(PrivateSlot[].class);
-    private static final VarHandle AGING;
-
-    static {
-        try {
-            AGING = MethodHandles.lookup().findVarHandle(UnboundedPool.class, "aging", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private final String name;
-    private final Supplier<? extends T> factory;
-    /** Null when no reset hook was set: a null check is cheaper than calling a no-op. */
+    /** The factory and hooks, with the containment of their failures. */
+    final EngineHooks<T> hooks;
+    /** {@link EngineHooks#reset}, copied here for the release path's null check. */
     private final Consumer<? super T> reset;
-    private final Consumer<? super T> destroy;
     /** Whether a destroy hook makes every take from a private slot a compare-and-set. */
     private final boolean exact;
     private final int maxIdle;
-    private final long agingIntervalNanos;
-    private final Stripe[] stripes;
+    final Stripe[] stripes;
     private final int mask;
     /**
      * Under {@link LeakDetection#SAMPLED}: the table and reporter of the tracked acquisitions,
@@ -110,8 +101,17 @@ final class UnboundedPool<T> implements Pool<T> {
      * wrapper and writes nothing shared.
      */
     final LeakDetectingPool<T> sampler;
-    private final int sampleInterval;
-    private final ThreadLocal<PrivateSlot> slots = new ThreadLocal<>();
+    /** Under SAMPLED: which acquisitions to track; else null. */
+    private final SampleCountdown<T> sampling;
+    /**
+     * The fallback lookup of a thread whose {@link #table} entry belongs to another thread. Its
+     * value is a JDK type that holds the slot weakly: a thread's {@code ThreadLocalMap} keeps its
+     * value until the stale entry happens to be expunged, long after the pool is gone, and a
+     * library object there would pin the class loader of an application that used the library
+     * (an undeployed web application's). The {@link #registry} keeps the slot alive while the
+     * pool lives; a slot leaves the registry only when its owner is dead.
+     */
+    private final ThreadLocal<WeakReference<PrivateSlot>> slots = new ThreadLocal<>();
     /**
      * Direct-mapped from thread id to slot: a thread whose entry holds its own slot finds it with
      * one array read instead of a {@code ThreadLocal} lookup. Thread ids are unique and handed
@@ -123,42 +123,37 @@ final class UnboundedPool<T> implements Pool<T> {
      */
     private volatile PrivateSlot[] table = new PrivateSlot[THREAD_TABLE_SIZE];
     /** Every private slot not yet reaped: aging, close and stats reach them here. */
-    private final ConcurrentLinkedQueue<PrivateSlot> registry = new ConcurrentLinkedQueue<>();
-    /** Private-slot permits left to lend: at most half of maxIdle ever lives in private slots. */
-    private final AtomicInteger permits;
+    final ConcurrentLinkedQueue<PrivateSlot> registry = new ConcurrentLinkedQueue<>();
+    /** What lets a thread keep an object in its private slot: see {@link SlotPermits}. */
+    final SlotPermits permits;
     private final AtomicInteger nextHome = new AtomicInteger();
     /** The slot made last: the next thread to start reaps it if its owner died meanwhile. */
     private volatile PrivateSlot recent;
     /** Counters of aging, close, reaped threads and the stripes' slow paths; atomic adds. */
-    private final long[] poolCounts = Counts.newArray();
+    final long[] poolCounts = Counts.newArray();
+    private final UnboundedAging aging;
 
-    private volatile boolean closed;
-    /** Written only by aging, which never runs twice at once for one pool. */
-    private volatile int epoch;
-    private volatile long agingCycles;
-    /** 1 while an aging cycle runs; claimed by CAS so that two callers never age at once. */
-    private volatile int aging;
-    /** Aging only. */
-    private long lastAgingNanos = System.nanoTime();
+    volatile boolean closed;
+    /** Written only by {@link UnboundedAging}, which never runs twice at once for one pool. */
+    volatile int epoch;
 
     UnboundedPool(PoolBuilder<T> b, String name) {
         this.name = name;
-        this.factory = b.factory;
-        this.reset = b.reset;
-        this.destroy = b.destroy;
-        this.exact = b.destroy != null;
+        this.hooks = new EngineHooks<>(b, name);
+        this.reset = hooks.reset;
+        this.exact = hooks.destroy != null;
         this.maxIdle = b.maxIdle;
-        this.agingIntervalNanos = b.agingInterval.toNanos();
-        this.permits = new AtomicInteger((maxIdle + 1) / 2);
+        this.aging = new UnboundedAging(this, b.agingInterval.toNanos());
         int n = b.stripes;
         this.mask = n - 1;
         this.stripes = new Stripe[n];
         for (int i = 0; i < n; i++) {
             stripes[i] = new Stripe(maxIdle / n + (i < maxIdle % n ? 1 : 0));
         }
+        this.permits = new SlotPermits(stripes, maxIdle);
         LeakSettings leaks = LeakSettings.resolve(b.leakDetection, b.leakSamplingInterval, b.onLeak);
         this.sampler = leaks.samplerFor(this);
-        this.sampleInterval = leaks.interval;
+        this.sampling = sampler == null ? null : new SampleCountdown<>(sampler, leaks.interval);
         AgingClock.register(this);
     }
 
@@ -173,30 +168,11 @@ final class UnboundedPool<T> implements Pool<T> {
             Object x = s.item;
             if (x != null && s.plain) {
                 s.item = null; // plain: see PrivateSlot
+                s.privateHits++;
                 return (T) x;
             }
         }
         return acquireSlow(t, s);
-    }
-
-    /** Acquisitions until the next tracked one: mean {@link #sampleInterval}, at random. */
-    private int nextCountdown() {
-        int n = sampleInterval;
-        return n >= 1 << 29 ? n : 1 + ThreadLocalRandom.current().nextInt(2 * n - 1);
-    }
-
-    /** Under SAMPLED: counts the acquisition down, and tracks it when the count runs out. */
-    private T sampled(PrivateSlot slot, T x) {
-        if (slot != null ? --slot.countdown <= 0 : ThreadLocalRandom.current().nextInt(sampleInterval) == 0) {
-            if (slot != null) {
-                // Mean interval N, drawn at random so that a periodic load is not sampled in step.
-                slot.countdown = nextCountdown();
-            }
-            sampler.trackSampled(x);
-        } else {
-            sampler.acquiredUntracked(x);
-        }
-        return x;
     }
 
     /** Everything but a plain private hit; split so that {@link #acquire()} stays small. */
@@ -207,13 +183,13 @@ final class UnboundedPool<T> implements Pool<T> {
                 return acquireShared(Threads.stripeOf(t, mask), null, null);
             }
             if (closed) {
-                throw closed(slots.get());
+                throw closed(fallbackSlot());
             }
             s = ownSlot(t);
         }
         Object x = s.take();
         if (x != null) {
-            return sampler == null ? (T) x : sampled(s, (T) x);
+            return sampler == null ? (T) x : sampling.acquired(s, (T) x);
         }
         return acquireShared(s.home, s, null);
     }
@@ -248,15 +224,15 @@ final class UnboundedPool<T> implements Pool<T> {
             }
         }
         if (x == null) {
-            x = create();
-            count(slot, shared, Counts.CREATED);
+            x = hooks.create();
+            EngineHooks.count(slot, shared, Counts.CREATED);
             counter = Counts.MISS;
         }
-        count(slot, shared, counter);
+        EngineHooks.count(slot, shared, counter);
         if (slot != null && x == slot.lastShared) {
             slot.lastShared = null; // this thread holds it again: releasing it is no longer double
         }
-        return sampler == null ? (T) x : sampled(slot, (T) x);
+        return sampler == null ? (T) x : sampling.acquired(slot, (T) x);
     }
 
     /**
@@ -267,26 +243,10 @@ final class UnboundedPool<T> implements Pool<T> {
         if (own != null) {
             Object x = own.peek();
             if (x != null && own.takeFromOutside(x)) {
-                own.selfTaken++;
-                rethrowVmError(drop(x, own, null));
+                EngineHooks.rethrowVmError(hooks.drop(x, own, null));
             }
         }
         return new PoolClosedException(name);
-    }
-
-    private T create() {
-        T x;
-        try {
-            x = factory.get();
-        } catch (Exception e) {
-            throw new ObjectCreationException("pool '" + name + "': the factory threw " + e
-                    + "; nothing was taken from the pool, acquire() again to retry", e);
-        }
-        if (x == null) {
-            throw new ObjectCreationException("pool '" + name
-                    + "': the factory returned null; it must return a new object on every call", null);
-        }
-        return x;
     }
 
     @Override
@@ -316,7 +276,7 @@ final class UnboundedPool<T> implements Pool<T> {
             if (cur == object || object == s.lastShared) {
                 throw doubleRelease(object);
             }
-            if (reset == null || resetOrDrop(object, s, null)) {
+            if (reset == null || hooks.resetOrDrop(object, s, null)) {
                 if (cur == null && s.mayPut) {
                     s.put(object);
                     return;
@@ -336,7 +296,7 @@ final class UnboundedPool<T> implements Pool<T> {
         if (cur == object || object == s.lastShared) {
             throw doubleRelease(object);
         }
-        if (reset == null || resetOrDrop(object, s, null)) {
+        if (reset == null || hooks.resetOrDrop(object, s, null)) {
             releaseOwn(s, cur, object);
         }
     }
@@ -350,17 +310,17 @@ final class UnboundedPool<T> implements Pool<T> {
             int home = Threads.stripeOf(t, mask);
             long[] shared = stripes[home].counts;
             Counts.add(shared, Counts.RELEASED, 1);
-            if (reset == null || resetOrDrop(object, null, shared)) {
+            if (reset == null || hooks.resetOrDrop(object, null, shared)) {
                 if (closed || !push(object, home, epoch)) {
-                    rethrowVmError(drop(object, null, shared));
+                    EngineHooks.rethrowVmError(hooks.drop(object, null, shared));
                 }
             }
             return;
         }
         if (closed) {
             Counts.add(poolCounts, Counts.RELEASED, 1);
-            if (reset == null || resetOrDrop(object, null, poolCounts)) {
-                rethrowVmError(drop(object, null, poolCounts));
+            if (reset == null || hooks.resetOrDrop(object, null, poolCounts)) {
+                EngineHooks.rethrowVmError(hooks.drop(object, null, poolCounts));
             }
             return;
         }
@@ -369,7 +329,7 @@ final class UnboundedPool<T> implements Pool<T> {
         if (cur == object || object == s.lastShared) {
             throw doubleRelease(object);
         }
-        if (reset == null || resetOrDrop(object, s, null)) {
+        if (reset == null || hooks.resetOrDrop(object, s, null)) {
             releaseOwn(s, cur, object);
         }
     }
@@ -379,45 +339,20 @@ final class UnboundedPool<T> implements Pool<T> {
      * permit, borrowed at the first release that wants one), else to the stripes.
      */
     private void releaseOwn(PrivateSlot s, Object cur, Object x) {
-        if (cur == null && (s.mayPut || tryPermit(s))) {
+        if (cur == null && (s.mayPut || permits.tryLend(s, epoch))) {
             s.put(x);
             // Dekker with close(): put (a CAS in exact mode) then read the flag; close writes the
             // flag then reads the slot. One of the two sees the other.
             if (s.exact && closed && s.takeFromOutside(x)) {
-                s.selfTaken++;
-                rethrowVmError(drop(x, s, null));
+                EngineHooks.rethrowVmError(hooks.drop(x, s, null));
             }
             return;
         }
         s.sharedReleases++;
         s.lastShared = x;
         if (!push(x, s.home, epoch)) {
-            rethrowVmError(drop(x, s, null));
+            EngineHooks.rethrowVmError(hooks.drop(x, s, null));
         }
-    }
-
-    /** Tries, once per aging epoch, to borrow a stripe's unit of capacity for the private slot. */
-    private boolean tryPermit(PrivateSlot s) {
-        int e = epoch;
-        if (s.permitTry == e) {
-            return false;
-        }
-        s.permitTry = e;
-        for (int p = permits.get(); p > 0; p = permits.get()) {
-            if (permits.compareAndSet(p, p - 1)) {
-                for (int i = 0; i < stripes.length; i++) {
-                    int k = (s.home + i) & mask;
-                    if (stripes[k].lendPermit()) {
-                        s.permitStripe = k;
-                        s.mayPut = true;
-                        return true;
-                    }
-                }
-                permits.incrementAndGet();
-                return false;
-            }
-        }
-        return false;
     }
 
     private IllegalStateException doubleRelease(Object x) {
@@ -435,90 +370,19 @@ final class UnboundedPool<T> implements Pool<T> {
      *
      * @return false if every stripe was full and {@code x} is still the caller's
      */
-    private boolean push(Object x, int home, int stamp) {
+    boolean push(Object x, int home, int stamp) {
         final Stripe[] stripes = this.stripes;
         for (int i = 0; i < stripes.length; i++) {
             Stripe s = stripes[(home + i) & mask];
             int k = s.push(x, stamp);
             if (k >= 0) {
                 if (closed && s.takeBack(k, x)) {
-                    rethrowVmError(drop(x, null, poolCounts));
+                    EngineHooks.rethrowVmError(hooks.drop(x, null, poolCounts));
                 }
                 return true;
             }
         }
         return false;
-    }
-
-    /**
-     * Runs the reset hook (set, or the caller would not call); on failure drops {@code x}, and
-     * rethrows a {@link VirtualMachineError} once the pool is consistent again.
-     */
-    @SuppressWarnings("unchecked")
-    private boolean resetOrDrop(Object x, PrivateSlot slot, long[] shared) {
-        try {
-            reset.accept((T) x);
-            return true;
-        } catch (Throwable e) {
-            if (slot != null) {
-                slot.sharedReleases++; // a release all the same; the shared paths counted theirs
-            }
-            hookFailed("reset", x, e, slot, shared);
-            Throwable d = drop(x, slot, shared);
-            if (e instanceof VirtualMachineError) {
-                throw (VirtualMachineError) e;
-            }
-            rethrowVmError(d);
-            return false;
-        }
-    }
-
-    /**
-     * Lets go of {@code x}: counts it and runs the destroy hook, reporting a failure. Never
-     * throws.
-     *
-     * @return the hook's {@link VirtualMachineError}, for the caller to rethrow when its own work
-     *         is done, or null
-     */
-    @SuppressWarnings("unchecked")
-    private Throwable drop(Object x, PrivateSlot slot, long[] shared) {
-        count(slot, shared, Counts.DROPPED);
-        Consumer<? super T> d = destroy;
-        if (d == null) {
-            return null;
-        }
-        try {
-            d.accept((T) x);
-            return null;
-        } catch (Throwable e) {
-            try {
-                hookFailed("destroy", x, e, slot, shared);
-            } catch (Throwable logFailed) {
-                // the log itself failed (out of memory?): the count is what stays
-            }
-            return e instanceof VirtualMachineError ? e : null;
-        }
-    }
-
-    private static void rethrowVmError(Throwable e) {
-        if (e != null) {
-            throw (VirtualMachineError) e;
-        }
-    }
-
-    private void hookFailed(String hook, Object x, Throwable e, PrivateSlot slot, long[] shared) {
-        count(slot, shared, Counts.HOOK_FAILURE);
-        LOG.log(System.Logger.Level.WARNING, "pool '" + name + "': the " + hook + " hook threw on a "
-                + x.getClass().getName() + "; the object was destroyed instead of pooled", e);
-    }
-
-    /** Counts in the caller's own slot if it has one, else atomically in a shared array. */
-    private static void count(PrivateSlot slot, long[] shared, int counter) {
-        if (slot != null) {
-            slot.inc(counter);
-        } else {
-            Counts.add(shared, counter, 1);
-        }
     }
 
     // ---------------------------------------------------------------- slots
@@ -530,12 +394,23 @@ final class UnboundedPool<T> implements Pool<T> {
 
     /** The calling platform thread's slot when its table entry is not its own: made on first use. */
     private PrivateSlot ownSlot(Thread t) {
-        PrivateSlot s = slots.get();
+        PrivateSlot s = fallbackSlot();
         if (s == null || s.reaped != 0) {
             s = newSlot(t);
-            slots.set(s);
+            slots.set(new WeakReference<>(s));
         }
         return s;
+    }
+
+    /** The calling thread's slot as its {@code ThreadLocal} knows it, or null. */
+    private PrivateSlot fallbackSlot() {
+        WeakReference<PrivateSlot> ref = slots.get();
+        return ref == null ? null : ref.get();
+    }
+
+    /** The value of the calling thread's {@code ThreadLocal} entry, as the thread holds it. */
+    Object threadLocalValue() {
+        return slots.get();
     }
 
     private PrivateSlot newSlot(Thread t) {
@@ -543,11 +418,11 @@ final class UnboundedPool<T> implements Pool<T> {
         // thread left in its slot would wait for aging. Reap it now if that thread has ended.
         PrivateSlot last = recent;
         if (last != null && last.reaped == 0 && last.ownerDead()) {
-            rethrowVmError(reap(last));
+            EngineHooks.rethrowVmError(aging.reap(last));
         }
         PrivateSlot s = new PrivateSlot(t, nextHome.getAndIncrement() & mask, exact, sampler != null);
         if (sampler != null) {
-            s.countdown = nextCountdown();
+            s.countdown = sampling.next();
         }
         registry.add(s);
         PrivateSlot[] tab = table;
@@ -558,7 +433,7 @@ final class UnboundedPool<T> implements Pool<T> {
         } else if (old == null) {
             SLOTS.compareAndSet(tab, i, null, s);
         } else if (old.ownerDead()) {
-            rethrowVmError(reap(old));
+            EngineHooks.rethrowVmError(aging.reap(old));
             SLOTS.compareAndSet(tab, i, old, s);
             SLOTS.compareAndSet(tab, i, null, s);
         }
@@ -566,111 +441,16 @@ final class UnboundedPool<T> implements Pool<T> {
         return s;
     }
 
-    /**
-     * Forgets the slot of a dead thread: its object goes back to the stripes as a victim (or is
-     * dropped if it already sat idle through a cycle), its counts into the pool's, its permit
-     * back. Exactly one caller reaps a slot.
-     *
-     * @return a {@link VirtualMachineError} of the destroy hook, or null
-     */
-    private Throwable reap(PrivateSlot slot) {
-        if (!slot.claimReap()) {
-            return null;
-        }
-        // The owner is dead: its last writes happen-before ownerDead() returned true.
-        Throwable err = null;
-        if (slot.mayPut) {
-            stripes[slot.permitStripe].returnPermit();
-            permits.incrementAndGet();
-        }
-        Object x = slot.peek();
-        if (x != null && slot.takeFromOutside(x)) {
-            Counts.add(poolCounts, Counts.SLOT_TAKEN, 1);
-            boolean idleThroughACycle = slot.agingSawItem && slot.agingPuts == slot.puts;
-            if (idleThroughACycle || closed || !push(x, slot.home, epoch - 1)) {
-                err = drop(x, null, poolCounts);
-            }
-        }
-        long[] sums = new long[Counts.SIZE];
-        slot.sumInto(sums);
-        for (int c = 0; c < Counts.SIZE; c++) {
-            if (sums[c] != 0) {
-                Counts.add(poolCounts, c, sums[c]);
-            }
-        }
-        registry.remove(slot);
-        SLOTS.compareAndSet(table, index(slot.owner), slot, null);
-        return err;
-    }
-
     // ---------------------------------------------------------------- aging
 
-    /**
-     * Called by the {@link AgingClock} after each garbage collection it sees, on a background
-     * thread (not always the same one), never twice at once for this pool; tests call it
-     * directly, so a second caller during a cycle returns at once. Runs destroy hooks under no
-     * lock; a {@link VirtualMachineError} of a hook is rethrown when the cycle is complete.
-     */
+    /** Called by the {@link AgingClock} after each garbage collection; see {@link UnboundedAging}. */
     void onGarbageCollection(long now) {
-        if (closed || now - lastAgingNanos < agingIntervalNanos) {
-            return;
-        }
-        if (!AGING.compareAndSet(this, 0, 1)) {
-            return;
-        }
-        Throwable err;
-        try {
-            lastAgingNanos = now;
-            err = age();
-        } finally {
-            aging = 0;
-        }
-        rethrowVmError(err);
+        aging.onGarbageCollection(now);
     }
 
-    private Throwable age() {
-        final int e = epoch + 1;
-        epoch = e;
-        Throwable[] first = new Throwable[1];
-        Consumer<Object> dropper = x -> {
-            Throwable t = drop(x, null, poolCounts);
-            if (first[0] == null) {
-                first[0] = t;
-            }
-        };
-        for (Stripe s : stripes) {
-            s.dropAged(e, dropper);
-        }
-        for (PrivateSlot slot : registry) {
-            if (slot.reaped != 0) {
-                continue;
-            }
-            if (slot.ownerDead()) { // first: after it, the dead owner's fields are final
-                Throwable t = reap(slot);
-                if (first[0] == null) {
-                    first[0] = t;
-                }
-                continue;
-            }
-            Object x = slot.peek(); // acquire: the puts count of x's put is visible below
-            long p = slot.puts; // racy: a stale count only drops an object one cycle early or late
-            if (x != null && slot.agingSawItem && p == slot.agingPuts) {
-                // No put since the last cycle and an object then and now: the same object, idle
-                // through a whole cycle. Taken by CAS from x, so never an object put after this
-                // look; in a pool without a destroy hook the owner may be taking x right now,
-                // and then keeps it: aging only forgets it.
-                if (slot.takeFromOutside(x)) {
-                    Counts.add(poolCounts, Counts.SLOT_TAKEN, 1);
-                    dropper.accept(x);
-                }
-                slot.agingSawItem = false;
-            } else {
-                slot.agingSawItem = x != null;
-            }
-            slot.agingPuts = p;
-        }
-        agingCycles = agingCycles + 1;
-        return first[0];
+    /** Clears the table entry of a reaped slot, if it is still the slot's. */
+    void forget(PrivateSlot slot) {
+        SLOTS.compareAndSet(table, index(slot.owner), slot, null);
     }
 
     // ---------------------------------------------------------------- close, stats
@@ -687,32 +467,16 @@ final class UnboundedPool<T> implements Pool<T> {
         boolean first = !closed;
         closed = true;
         table = CLOSED_TABLE;
-        Throwable[] err = new Throwable[1];
-        Consumer<Object> dropper = x -> {
-            Throwable t = drop(x, null, poolCounts);
-            if (err[0] == null) {
-                err[0] = t;
-            }
-        };
+        UnboundedAging.FirstError dropper = new UnboundedAging.FirstError(this);
         for (Stripe s : stripes) {
             s.drain(dropper);
         }
-        sweepSlots(dropper);
+        UnboundedAging.sweepSlots(this, dropper);
         if (first) {
             AgingClock.unregister(this);
             FlightRecorderEvents.poolClosed();
         }
-        rethrowVmError(err[0]);
-    }
-
-    private void sweepSlots(Consumer<Object> dropper) {
-        for (PrivateSlot slot : registry) {
-            Object x = slot.peek();
-            if (x != null && slot.takeFromOutside(x)) {
-                Counts.add(poolCounts, Counts.SLOT_TAKEN, 1);
-                dropper.accept(x);
-            }
-        }
+        EngineHooks.rethrowVmError(dropper.error);
     }
 
     @Override
@@ -725,43 +489,17 @@ final class UnboundedPool<T> implements Pool<T> {
         return name;
     }
 
-    /**
-     * Sums the counters; takes no lock and runs no user code. On a closed pool without a destroy
-     * hook, first forgets what a release racing close left in a private slot.
-     */
+    /** Sums the counters; see {@link UnboundedStats}. */
     @Override
     public PoolStats stats() {
-        if (closed && !exact) {
-            sweepSlots(x -> Counts.add(poolCounts, Counts.DROPPED, 1));
-        }
-        long[] sums = new long[Counts.SIZE];
-        Counts.sumInto(poolCounts, sums);
-        int idle = 0;
-        for (Stripe s : stripes) {
-            Counts.sumInto(s.counts, sums);
-            idle += s.countIdle();
-        }
-        int inSlots = 0;
-        for (PrivateSlot slot : registry) {
-            if (slot.reaped != 0) {
-                continue; // counted in the pool's counters already, or about to be
-            }
-            slot.sumInto(sums);
-            if (slot.peek() != null) {
-                inSlots++;
-            }
-        }
-        idle += inSlots;
-        sums[Counts.HIT_PRIVATE] = Math.max(0, sums[Counts.PUTS] - sums[Counts.SLOT_TAKEN] - inSlots);
-        sums[Counts.RELEASED] += sums[Counts.PUTS];
-        PoolStats stats = new PoolStats(name, sums, agingCycles, idle, maxIdle, closed);
+        PoolStats stats = UnboundedStats.of(this, name, maxIdle, aging.cycles(), exact);
         return sampler == null ? stats : stats.withLeaks(sampler.leakCount());
     }
 
     @Override
     public String toString() {
         return "UnboundedPool[" + name + (closed ? ", closed" : "")
-                + (sampler != null ? ", leak detection sampled 1/" + sampleInterval : "")
+                + (sampler != null ? ", leak detection sampled 1/" + sampling.interval : "")
                 + ", maxIdle=" + maxIdle
                 + ", stripes=" + stripes.length + "]";
     }

@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -215,9 +214,7 @@ class EngineDefectTest {
         int maxIdle = 12;
         try (UnboundedPool<Tracked> pool = engine(objects.builder().maxIdle(maxIdle).stripes(2)
                 .agingInterval(MANUAL_AGING), "no-private")) {
-            Field permits = UnboundedPool.class.getDeclaredField("permits");
-            permits.setAccessible(true);
-            ((AtomicInteger) permits.get(pool)).set(0);
+            pool.permits.withdrawAll();
             List<Tracked> held = new ArrayList<>();
             for (int i = 0; i < 2 * maxIdle; i++) {
                 held.add(pool.acquire());
@@ -244,8 +241,9 @@ class EngineDefectTest {
                 }
                 held.forEach(pool::release);
             };
-            Thread t = (Thread) builder.getClass().getMethod("start", Runnable.class)
-                    .invoke(builder, body);
+            // Through the public interface: the builder's own class is internal to java.base.
+            Thread t = (Thread) Class.forName("java.lang.Thread$Builder")
+                    .getMethod("start", Runnable.class).invoke(builder, body);
             t.join(30_000);
             if (t.isAlive()) {
                 fail("the virtual thread did not finish");

@@ -49,7 +49,7 @@ class PaddingLayoutTest {
     /** The owner's counters are written on every cycle too, so they need the same distance. */
     @Test
     void privateSlotCountersArePaddedOnBothSides() {
-        for (String counter : new String[] {"puts", "selfTaken", "sharedReleases", "created",
+        for (String counter : new String[] {"privateHits", "puts", "sharedReleases", "created",
                 "dropped", "homeHits", "stolenHits", "victimHits", "misses", "hookFailures",
                 "lastShared", "mayPut"}) {
             assertHotFieldPadded(PrivateSlot.class, counter);

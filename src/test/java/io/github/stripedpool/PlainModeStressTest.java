@@ -1,5 +1,6 @@
 package io.github.stripedpool;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -21,10 +22,15 @@ import org.junit.jupiter.api.Timeout;
  * <p>Checked: exclusivity (each object carries its holder, set by compare-and-set while held:
  * a failed CAS means two threads held it at once), nothing used after being forgotten (an object
  * the pool forgot is never handed out by the pool again unless its holder released it back),
- * the accounting identity {@code created - dropped == idle + inUse} (in the rare race where
- * aging forgets an object at the instant its owner takes it, {@code dropped()} counts it and
- * {@code acquired()} misses that hit, so both sides move together: see {@link PoolStats}), and
- * {@code idle <= maxIdle}.
+ * acquisitions and releases that balance exactly once the workers stopped, an {@code inUse()}
+ * never below 0 in any snapshot, {@code idle <= maxIdle}, and the documented tolerance of the
+ * race where aging forgets an object at the instant its owner takes it: {@code dropped()} counts
+ * that object although its owner got it, so {@code created - dropped} may fall short of
+ * {@code idle + inUse} by at most one object per private slot per aging cycle (see
+ * {@link PoolStats}).
+ *
+ * <p>Regression: private hits were derived from the puts instead of counted, so each such race
+ * also lost one acquisition, and {@code inUse()} read negative (-625 in one run).
  */
 @Timeout(120)
 class PlainModeStressTest {
@@ -79,6 +85,9 @@ class PlainModeStressTest {
                 if (s.idle() > MAX_IDLE) {
                     failures.add("idle above maxIdle: " + s);
                 }
+                if (s.inUse() < 0) {
+                    failures.add("inUse below 0: " + s);
+                }
             }
         }, "reporter"));
         threads.forEach(Thread::start);
@@ -91,9 +100,15 @@ class PlainModeStressTest {
         System.out.println("plain mode under aging: " + s);
         assertTrue(failures.isEmpty(), () -> failures.size() + " failures, first: " + failures.peek());
         assertTrue(s.created() == made.get(), s::toString);
-        // The identity holds even in the race where aging forgets an object at the instant its
-        // owner takes it: dropped() counts it, and the private hit, derived, is not counted.
-        assertTrue(s.created() - s.dropped() == s.idle() + s.inUse(), s::toString);
+        // Every worker released what it acquired: both counts are exact, races with aging or not.
+        assertEquals(s.acquired(), s.released(), s::toString);
+        assertEquals(0, s.inUse(), s::toString);
+        // Each race of aging with an owner's take counts one object dropped that its owner got:
+        // at most one per private slot (one per worker) per aging cycle.
+        long shortBy = s.idle() + s.inUse() - (s.created() - s.dropped());
+        System.out.println("objects counted dropped although their owner took them: " + shortBy);
+        assertTrue(shortBy >= 0 && shortBy <= s.dropped() && shortBy <= WORKERS * s.agingCycles(),
+                () -> "created - dropped falls short of idle + inUse by " + shortBy + ": " + s);
         assertTrue(s.idle() <= MAX_IDLE, s::toString);
         assertTrue(s.agingCycles() > 100, s::toString);
         pool.close();

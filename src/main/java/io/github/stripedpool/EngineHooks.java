@@ -1,0 +1,131 @@
+package io.github.stripedpool;
+
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The user's code as the unbounded engine calls it: the factory, the reset hook and the destroy
+ * hook, with the counting and the containment of their failures.
+ *
+ * <p>Invariants. Every hook runs on the calling thread, under no lock and no monitor of the
+ * library (the engine holds none), so a hook that blocks or re-enters the pool delays only its
+ * caller. A failure of reset or destroy is contained: counted, logged (a failing log is ignored,
+ * the count stays) and the object is destroyed instead of pooled. A
+ * {@link VirtualMachineError} of destroy is handed back to the caller, which rethrows it with
+ * {@link #rethrowVmError} once its own work is done and the pool is consistent again; a
+ * {@link VirtualMachineError} of reset is rethrown after the object was dropped. Counts go to the
+ * caller's own {@link PrivateSlot} when it has one (plain increments, owner only), else into a
+ * shared counter array with an atomic add. Stateless apart from its final fields: safe to share
+ * between threads.
+ *
+ * @param <T> the type of the pooled objects
+ */
+final class EngineHooks<T> {
+    private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
+
+    private final String name;
+    private final Supplier<? extends T> factory;
+    /** Null when no reset hook was set: the engine checks for null instead of calling a no-op. */
+    final Consumer<? super T> reset;
+    /** Null when no destroy hook was set. */
+    final Consumer<? super T> destroy;
+
+    EngineHooks(PoolBuilder<T> b, String name) {
+        this.name = name;
+        this.factory = b.factory;
+        this.reset = b.reset;
+        this.destroy = b.destroy;
+    }
+
+    /** A new object from the factory; a failure becomes an {@link ObjectCreationException}. */
+    T create() {
+        T x;
+        try {
+            x = factory.get();
+        } catch (Exception e) {
+            throw new ObjectCreationException("pool '" + name + "': the factory threw " + e
+                    + "; nothing was taken from the pool, acquire() again to retry", e);
+        }
+        if (x == null) {
+            throw new ObjectCreationException("pool '" + name
+                    + "': the factory returned null; it must return a new object on every call", null);
+        }
+        return x;
+    }
+
+    /**
+     * Runs the reset hook (set, or the caller would not call); on failure drops {@code x}, and
+     * rethrows a {@link VirtualMachineError} once the pool is consistent again.
+     *
+     * @return true if {@code x} was reset and may be pooled
+     */
+    @SuppressWarnings("unchecked")
+    boolean resetOrDrop(Object x, PrivateSlot slot, long[] shared) {
+        try {
+            reset.accept((T) x);
+            return true;
+        } catch (Throwable e) {
+            if (slot != null) {
+                slot.sharedReleases++; // a release all the same; the shared paths counted theirs
+            }
+            hookFailed("reset", x, e, slot, shared);
+            Throwable d = drop(x, slot, shared);
+            if (e instanceof VirtualMachineError) {
+                throw (VirtualMachineError) e;
+            }
+            rethrowVmError(d);
+            return false;
+        }
+    }
+
+    /**
+     * Lets go of {@code x}: counts it and runs the destroy hook, reporting a failure. Never
+     * throws.
+     *
+     * @return the hook's {@link VirtualMachineError}, for the caller to rethrow when its own work
+     *         is done, or null
+     */
+    @SuppressWarnings("unchecked")
+    Throwable drop(Object x, PrivateSlot slot, long[] shared) {
+        count(slot, shared, Counts.DROPPED);
+        Consumer<? super T> d = destroy;
+        if (d == null) {
+            return null;
+        }
+        try {
+            d.accept((T) x);
+            return null;
+        } catch (Throwable e) {
+            hookFailed("destroy", x, e, slot, shared);
+            return e instanceof VirtualMachineError ? e : null;
+        }
+    }
+
+    /** Rethrows what {@link #drop} handed back, if anything. */
+    static void rethrowVmError(Throwable e) {
+        if (e != null) {
+            throw (VirtualMachineError) e;
+        }
+    }
+
+    /** Counts in the caller's own slot if it has one, else atomically in a shared array. */
+    static void count(PrivateSlot slot, long[] shared, int counter) {
+        if (slot != null) {
+            slot.inc(counter);
+        } else {
+            Counts.add(shared, counter, 1);
+        }
+    }
+
+    /** Counts and logs a hook's failure; a log that fails in turn leaves the count only. */
+    private void hookFailed(String hook, Object x, Throwable e, PrivateSlot slot, long[] shared) {
+        count(slot, shared, Counts.HOOK_FAILURE);
+        try {
+            LOG.log(System.Logger.Level.WARNING, "pool '" + name + "': the " + hook
+                    + " hook threw on a " + x.getClass().getName()
+                    + "; the object was destroyed instead of pooled", e);
+        } catch (Throwable logFailed) {
+            // the log itself failed (out of memory?): the count is what stays
+        }
+    }
+}

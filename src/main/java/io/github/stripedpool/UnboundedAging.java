@@ -1,0 +1,183 @@
+package io.github.stripedpool;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.function.Consumer;
+
+/**
+ * The aging of an {@link UnboundedPool}'s idle objects, and the reaping of its dead threads'
+ * private slots.
+ *
+ * <p>Aging. The {@link AgingClock} calls {@link #onGarbageCollection} after each garbage
+ * collection it sees, from a background thread that is not always the same one; tests call it
+ * directly. A cycle is claimed by compare-and-set of {@link #aging}, so two cycles of one pool
+ * never run at once, and only a cycle writes the pool's epoch. A stripe object carries the epoch
+ * of its push: a victim once the epoch moved on, dropped when two epochs old. A private slot is
+ * aged by its put counter: an object in a slot whose puts did not move through a whole cycle is
+ * dropped. Aging takes every object by compare-and-set from the object it read, so it never
+ * erases an object put after it looked, and in a pool without a destroy hook it only forgets
+ * what it takes (the owner may be taking the same object at that instant and keeps it; see
+ * {@link PrivateSlot}).
+ *
+ * <p>Reaping. The slot of a dead thread is reaped by aging or by the next thread that starts
+ * using the pool. Exactly one caller reaps a slot ({@link PrivateSlot#claimReap}); after
+ * {@link PrivateSlot#ownerDead} returned true every write of the dead owner is visible, so its
+ * object can go back to the stripes as a victim and its counters into the pool's.
+ *
+ * <p>Destroy hooks run under no lock; the first {@link VirtualMachineError} of a hook is
+ * rethrown when the cycle (or the reap) is complete.
+ */
+final class UnboundedAging {
+    private static final VarHandle AGING;
+
+    static {
+        try {
+            AGING = MethodHandles.lookup().findVarHandle(UnboundedAging.class, "aging", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final UnboundedPool<?> pool;
+    private final long intervalNanos;
+    private volatile long cycles;
+    /** 1 while an aging cycle runs; claimed by CAS so that two callers never age at once. */
+    private volatile int aging;
+    /** Written only while {@link #aging} is held. */
+    private long lastNanos = System.nanoTime();
+
+    UnboundedAging(UnboundedPool<?> pool, long intervalNanos) {
+        this.pool = pool;
+        this.intervalNanos = intervalNanos;
+    }
+
+    /** Aging cycles run so far. */
+    long cycles() {
+        return cycles;
+    }
+
+    /** Runs a cycle if the interval has passed and no other cycle of the pool runs. */
+    void onGarbageCollection(long now) {
+        if (pool.closed || now - lastNanos < intervalNanos) {
+            return;
+        }
+        if (!AGING.compareAndSet(this, 0, 1)) {
+            return;
+        }
+        Throwable err;
+        try {
+            lastNanos = now;
+            err = age();
+        } finally {
+            aging = 0;
+        }
+        EngineHooks.rethrowVmError(err);
+    }
+
+    private Throwable age() {
+        final UnboundedPool<?> p = pool;
+        final int e = p.epoch + 1;
+        p.epoch = e;
+        FirstError first = new FirstError(p);
+        for (Stripe s : p.stripes) {
+            s.dropAged(e, first);
+        }
+        for (PrivateSlot slot : p.registry) {
+            if (slot.reaped != 0) {
+                continue;
+            }
+            if (slot.ownerDead()) { // first: after it, the dead owner's fields are final
+                first.keep(reap(slot));
+                continue;
+            }
+            Object x = slot.peek(); // acquire: the puts count of x's put is visible below
+            long puts = slot.puts; // racy: a stale count only drops an object one cycle early or late
+            if (x != null && slot.agingSawItem && puts == slot.agingPuts) {
+                // No put since the last cycle and an object then and now: the same object, idle
+                // through a whole cycle. Taken by CAS from x, so never an object put after this
+                // look; in a pool without a destroy hook the owner may be taking x right now,
+                // and then keeps it: aging only forgets it.
+                if (slot.takeFromOutside(x)) {
+                    first.accept(x);
+                }
+                slot.agingSawItem = false;
+            } else {
+                slot.agingSawItem = x != null;
+            }
+            slot.agingPuts = puts;
+        }
+        cycles = cycles + 1;
+        return first.error;
+    }
+
+    /**
+     * Forgets the slot of a dead thread: its object goes back to the stripes as a victim (or is
+     * dropped if it already sat idle through a cycle), its counts into the pool's, its permit
+     * back. Exactly one caller reaps a slot.
+     *
+     * @return a {@link VirtualMachineError} of the destroy hook, or null
+     */
+    Throwable reap(PrivateSlot slot) {
+        if (!slot.claimReap()) {
+            return null;
+        }
+        final UnboundedPool<?> p = pool;
+        // The owner is dead: its last writes happen-before ownerDead() returned true.
+        Throwable err = null;
+        if (slot.mayPut) {
+            p.permits.giveBack(slot);
+        }
+        Object x = slot.peek();
+        if (x != null && slot.takeFromOutside(x)) {
+            boolean idleThroughACycle = slot.agingSawItem && slot.agingPuts == slot.puts;
+            if (idleThroughACycle || p.closed || !p.push(x, slot.home, p.epoch - 1)) {
+                err = p.hooks.drop(x, null, p.poolCounts);
+            }
+        }
+        long[] sums = new long[Counts.SIZE];
+        slot.sumInto(sums);
+        for (int c = 0; c < Counts.SIZE; c++) {
+            if (sums[c] != 0) {
+                Counts.add(p.poolCounts, c, sums[c]);
+            }
+        }
+        p.registry.remove(slot);
+        p.forget(slot);
+        return err;
+    }
+
+    /**
+     * Takes every object out of every private slot and passes it to {@code dropper}: close, and
+     * {@code stats()} of a closed pool. Each object is taken by compare-and-set, so a racing
+     * aging cycle or a second sweep never drops one twice.
+     */
+    static void sweepSlots(UnboundedPool<?> pool, Consumer<Object> dropper) {
+        for (PrivateSlot slot : pool.registry) {
+            Object x = slot.peek();
+            if (x != null && slot.takeFromOutside(x)) {
+                dropper.accept(x);
+            }
+        }
+    }
+
+    /** Drops what it is given, keeping the first {@link VirtualMachineError} of a destroy hook. */
+    static final class FirstError implements Consumer<Object> {
+        private final UnboundedPool<?> pool;
+        Throwable error;
+
+        FirstError(UnboundedPool<?> pool) {
+            this.pool = pool;
+        }
+
+        @Override
+        public void accept(Object x) {
+            keep(pool.hooks.drop(x, null, pool.poolCounts));
+        }
+
+        void keep(Throwable t) {
+            if (error == null) {
+                error = t;
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.github.stripedpool;
+
+/**
+ * The snapshot of an {@link UnboundedPool}'s counters.
+ *
+ * <p>Invariants. Takes no lock and runs no user code, so {@code stats()} never waits for a hook.
+ * Counters are read racily (see {@link PoolStats} for what a snapshot taken while threads work
+ * may read); each one is exact at quiescence. A reaped slot is skipped: its counters were folded
+ * into the pool's by the reaper (or are about to be), so they are never counted twice. On a
+ * closed pool without a destroy hook, a release that raced close may have left its object in a
+ * private slot; the snapshot first forgets it, by compare-and-set, counting it dropped.
+ */
+final class UnboundedStats {
+    private UnboundedStats() {
+    }
+
+    static PoolStats of(UnboundedPool<?> pool, String name, int maxIdle, long agingCycles, boolean exact) {
+        boolean closed = pool.closed;
+        if (closed && !exact) {
+            UnboundedAging.sweepSlots(pool, x -> Counts.add(pool.poolCounts, Counts.DROPPED, 1));
+        }
+        long[] sums = new long[Counts.SIZE];
+        Counts.sumInto(pool.poolCounts, sums);
+        int idle = 0;
+        for (Stripe s : pool.stripes) {
+            Counts.sumInto(s.counts, sums);
+            idle += s.countIdle();
+        }
+        for (PrivateSlot slot : pool.registry) {
+            if (slot.reaped != 0) {
+                continue; // counted in the pool's counters already, or about to be
+            }
+            slot.sumInto(sums);
+            if (slot.peek() != null) {
+                idle++;
+            }
+        }
+        sums[Counts.RELEASED] += sums[Counts.PUTS];
+        return new PoolStats(name, sums, agingCycles, idle, maxIdle, closed);
+    }
+}
