@@ -43,10 +43,12 @@ final class EngineHooks<T> {
         try {
             x = factory.get();
         } catch (Exception e) {
+            FlightRecorderEvents.factoryFailed(name, e);
             throw new ObjectCreationException("pool '" + name + "': the factory threw " + e
                     + "; nothing was taken from the pool, acquire() again to retry", e);
         }
         if (x == null) {
+            FlightRecorderEvents.factoryFailed(name, null);
             throw new ObjectCreationException("pool '" + name
                     + "': the factory returned null; it must return a new object on every call", null);
         }

@@ -39,9 +39,16 @@ final class HeapExhaustionApp {
                     }
                 }).build();
 
+        // Every path this program takes after the exhaustion runs once before it, so that no
+        // class of the program or the library is first loaded while the heap is full: a class
+        // whose initialisation fails then is unusable for good, which would be this program's
+        // failure, not the library's.
+        System.out.println(aging.stats() + "\n" + tracked.stats() + "\n" + libraryThreads().length());
+        idle(aging, 1);
         leak(tracked, 2_000); // reported while the heap is full
         idle(aging, 8);
         exhaustTheHeap();
+        System.out.println("the heap was exhausted; now checking that the background work goes on");
 
         int destroyedBefore = destroyed.get();
         int reportedBefore = reported.get();
