@@ -5,10 +5,6 @@ import java.security.PrivilegedAction;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The threads on which the library runs work of its own: the clocks that watch the garbage
@@ -55,12 +51,8 @@ final class Background {
         LOG.isLoggable(System.Logger.Level.ERROR);
     }
 
-    private static final AtomicInteger WORKER_NUMBER = new AtomicInteger();
-
     /** Cached: a new worker whenever every existing one is busy; none kept while idle. */
-    private static final ThreadPoolExecutor WORKERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE,
-            WORKER_KEEP_ALIVE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(),
-            r -> newThread(r, WORKER_NAME + "-" + WORKER_NUMBER.incrementAndGet()));
+    private static final Workers WORKERS = new Workers(WORKER_NAME, WORKER_KEEP_ALIVE_SECONDS);
 
     private static final Map<Object, Lane> lanes = Collections.synchronizedMap(new WeakHashMap<>());
 

@@ -1,0 +1,121 @@
+package io.github.stripedpool;
+
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The shared, cached worker threads that run the pools' background jobs (see {@link Background}
+ * and {@link Lane}): a job goes to an idle worker if there is one, else to a new thread; a
+ * worker that stays idle for {@link Background#WORKER_KEEP_ALIVE_SECONDS} ends.
+ *
+ * <p>Why not a {@code ThreadPoolExecutor}: its worker loop allocates between tasks, and a worker
+ * that dies there of an {@link OutOfMemoryError} before it ran the task it was started for loses
+ * that task, which would leave a {@link Lane} waiting for a drain that never comes. Here the
+ * whole body of a worker is one loop whose every turn sits in a {@code try} with an empty
+ * {@code catch}: once a worker thread has started, it runs the job it was given.
+ *
+ * <p>Concurrency. Each worker has a {@link Worker#state}: {@code IDLE} while it waits in
+ * {@link #idle}, {@code ASSIGNED} once a giver has handed it a job, {@code RETIRED} once it gave
+ * up waiting. A giver takes a worker out of {@link #idle} (each one by exactly one giver, the
+ * deque's poll decides), writes the job, then moves it from {@code IDLE} to {@code ASSIGNED} by
+ * compare-and-set, which publishes the job, and unparks it. A worker that times out moves itself
+ * from {@code IDLE} to {@code RETIRED} by compare-and-set and ends. One of the two
+ * compare-and-sets wins: a job is never given to a worker that has ended (the giver then takes
+ * another worker, or starts one), and a worker never ends with a job.
+ */
+final class Workers {
+    private static final int IDLE = 0;
+    private static final int ASSIGNED = 1;
+    private static final int RETIRED = 2;
+
+    private final ConcurrentLinkedDeque<Worker> idle = new ConcurrentLinkedDeque<>();
+    private final AtomicInteger numbers = new AtomicInteger();
+    private final String name;
+    private final long keepAliveNanos;
+
+    Workers(String name, long keepAliveSeconds) {
+        this.name = name;
+        this.keepAliveNanos = TimeUnit.SECONDS.toNanos(keepAliveSeconds);
+    }
+
+    /**
+     * Runs {@code job} on an idle worker, or on a new one.
+     *
+     * @throws OutOfMemoryError (or another throwable) if a new thread was needed and could not be
+     *         made or started; the job did not run and will not
+     */
+    void execute(Runnable job) {
+        for (Worker w; (w = idle.pollFirst()) != null; ) {
+            w.job = job;
+            if (w.state.compareAndSet(IDLE, ASSIGNED)) {
+                LockSupport.unpark(w.thread);
+                return;
+            }
+            w.job = null; // it retired meanwhile: try the next one
+        }
+        Worker w = new Worker(job);
+        w.thread = Background.newThread(w, name + "-" + numbers.incrementAndGet());
+        w.thread.start();
+    }
+
+    /** Live idle workers; for tests. */
+    int idleCount() {
+        return idle.size();
+    }
+
+    private final class Worker implements Runnable {
+        final AtomicInteger state = new AtomicInteger(ASSIGNED);
+        /** Written by the giver before the compare-and-set that assigns it, read by this worker. */
+        Runnable job;
+        Thread thread;
+
+        Worker(Runnable first) {
+            this.job = first;
+        }
+
+        @Override
+        public void run() {
+            for (;;) {
+                try {
+                    if (!turn()) {
+                        return;
+                    }
+                } catch (Throwable e) {
+                    // The job's own failures are its business (a Lane reports them); this only
+                    // keeps the loop alive, whatever an allocation of the loop itself throws.
+                }
+            }
+        }
+
+        /** Runs the assigned job, then waits for the next. Returns false once retired. */
+        private boolean turn() {
+            if (state.get() == ASSIGNED) {
+                Runnable j = job;
+                job = null;
+                try {
+                    if (j != null) {
+                        j.run();
+                    }
+                } finally {
+                    state.set(IDLE);
+                    idle.addFirst(this); // most recently used first: the others can retire
+                }
+            }
+            long deadline = System.nanoTime() + keepAliveNanos;
+            while (state.get() == IDLE) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    if (state.compareAndSet(IDLE, RETIRED)) {
+                        idle.remove(this);
+                        return false;
+                    }
+                    break; // assigned at the last moment
+                }
+                LockSupport.parkNanos(this, left);
+            }
+            return true;
+        }
+    }
+}
