@@ -10,7 +10,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * The stripes' black hole of issue 9: on a two-slot stripe, one thread pops and pushes back while
+ * The stripes' black hole (objects hidden by a racy hint): on a two-slot stripe, one thread pops and pushes back while
  * another pushes, so that the hint moves under both. Afterwards every idle object must be found
  * by pops, and no push may have found the stripe full while it had room. Result: r1, r2 = 1 if
  * each push placed its object; r3 = objects the arbiter's pops found; r4 = 1 if the stripe is

@@ -619,9 +619,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     @Override
     public PoolStats stats() {
-        return new PoolStats(name, threads.sum(), maintenance.runs(), maintenance.countIdle(),
-                maxTotal, closed)
-                .withWaits(waitQueue.figures(), creationsFailed.get());
+        return new PoolStats(name, threads.sum(), 0, maintenance.countIdle(), maxTotal, closed)
+                .bounded(waitQueue.figures(), creationsFailed.get(), maxTotal, maintenance.runs());
     }
 
     @Override

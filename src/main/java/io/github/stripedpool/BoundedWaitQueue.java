@@ -226,7 +226,7 @@ final class BoundedWaitQueue {
         }
     }
 
-    /** The figures {@link PoolStats#withWaits} takes, in its order. */
+    /** The figures {@link PoolStats#bounded} takes, in its order. */
     long[] figures() {
         return new long[] {size, waits.get(), timeouts.get(), waitNanosTotal.get(), waitNanosMax.get()};
     }

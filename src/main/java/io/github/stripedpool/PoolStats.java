@@ -35,7 +35,7 @@ public final class PoolStats {
     private final long hookFailures;
     private final long agingCycles;
     private final int idle;
-    private final int maxIdle;
+    private final int idleCapacity;
     private final boolean closed;
     /** Set by {@link #withLeaks} before the snapshot leaves the pool; 0 without leak detection. */
     private long leaks;
@@ -45,10 +45,12 @@ public final class PoolStats {
     private long waitNanosTotal;
     private long waitNanosMax;
     private long creationsFailed;
-    /** Set by {@link #withWaits}: only a bounded pool has waiting figures to show. */
+    private int maxTotal;
+    private long maintenanceRuns;
+    /** Set by {@link #bounded}: only a bounded pool has waiting figures to show. */
     private boolean bounded;
 
-    PoolStats(String name, long[] counts, long agingCycles, int idle, int maxIdle, boolean closed) {
+    PoolStats(String name, long[] counts, long agingCycles, int idle, int idleCapacity, boolean closed) {
         this.name = name;
         this.created = counts[Counts.CREATED];
         this.dropped = counts[Counts.DROPPED];
@@ -61,7 +63,7 @@ public final class PoolStats {
         this.hookFailures = counts[Counts.HOOK_FAILURE];
         this.agingCycles = agingCycles;
         this.idle = idle;
-        this.maxIdle = maxIdle;
+        this.idleCapacity = idleCapacity;
         this.closed = closed;
     }
 
@@ -177,9 +179,23 @@ public final class PoolStats {
     }
 
     /**
-     * Aging cycles run since the pool was built.
+     * Maintenance runs of a bounded pool since it was built: the background runs that evict
+     * objects idle longer than {@code maxIdleTime} or older than {@code maxLifetime}, and refill
+     * {@code minIdle}. Always 0 in an unbounded pool, which has {@link #agingCycles()} instead.
      *
-     * @return aging cycles run since the pool was built
+     * @return maintenance runs since the pool was built
+     */
+    public long maintenanceRuns() {
+        return maintenanceRuns;
+    }
+
+    /**
+     * Aging cycles of an unbounded pool since it was built: the cycles, at most one per
+     * {@code agingInterval} and each after a garbage collection, that turn idle objects into
+     * victims and drop those idle through a whole cycle. Always 0 in a bounded pool, which
+     * shrinks by time instead ({@link #maintenanceRuns()}).
+     *
+     * @return aging cycles since the pool was built
      */
     public long agingCycles() {
         return agingCycles;
@@ -205,20 +221,33 @@ public final class PoolStats {
     }
 
     /**
-     * The cap on idle objects.
+     * The most objects the pool keeps idle: {@link PoolBuilder#maxIdle(int) maxIdle} in an
+     * unbounded pool; {@link PoolBuilder#maxTotal(int) maxTotal} in a bounded one, which may keep
+     * every object it has idle.
      *
      * @return the cap on idle objects
      */
-    public int maxIdle() {
-        return maxIdle;
+    public int idleCapacity() {
+        return idleCapacity;
     }
 
     /**
-     * Whether the pool was closed.
+     * The cap on objects that exist at once, idle and in use, of a bounded pool
+     * ({@link PoolBuilder#maxTotal(int)}); 0 for an unbounded pool, which has none.
+     *
+     * @return the bounded pool's cap, or 0
+     */
+    public int maxTotal() {
+        return maxTotal;
+    }
+
+    /**
+     * Whether the pool was closed when the snapshot was taken; the same as
+     * {@link Pool#isClosed()} at that moment.
      *
      * @return whether the pool was closed
      */
-    public boolean closed() {
+    public boolean isClosed() {
         return closed;
     }
 
@@ -308,11 +337,16 @@ public final class PoolStats {
     }
 
     /**
-     * Adds a bounded pool's waiting figures.
+     * Adds the figures only a bounded pool has.
      *
      * @param w threads waiting now, waits, timeouts, total and longest wait in nanoseconds
+     * @param creationsFailed failed factory calls
+     * @param maxTotal the cap
+     * @param maintenanceRuns maintenance runs so far
      */
-    PoolStats withWaits(long[] w, long creationsFailed) {
+    PoolStats bounded(long[] w, long creationsFailed, int maxTotal, long maintenanceRuns) {
+        this.maxTotal = maxTotal;
+        this.maintenanceRuns = maintenanceRuns;
         this.waitingNow = (int) w[0];
         this.waits = w[1];
         this.timeouts = w[2];
@@ -338,12 +372,14 @@ public final class PoolStats {
         return String.format(java.util.Locale.ROOT,
                 "Pool '%s'%s: %d idle (max %d), %d in use | acquired %d, hit rate %.2f%% "
                         + "(private %d, home %d, stolen %d, victim %d, missed %d) | released %d | "
-                        + "created %d, dropped %d | hook failures %d | aging cycles %d%s | leaks %d",
-                name, closed ? " (closed)" : "", idle, maxIdle, inUse(), acquired(), hitRate() * 100,
-                privateHits, homeHits, stolenHits, victimHits, misses, released, created, dropped,
-                hookFailures, agingCycles, !bounded ? "" : String.format(java.util.Locale.ROOT,
-                        " | waiting %d, waits %d, timeouts %d, longest wait %.3f ms, creations failed %d",
-                        waitingNow, waits, timeouts, waitNanosMax / 1e6, creationsFailed),
+                        + "created %d, dropped %d | hook failures %d | %s | leaks %d",
+                name, closed ? " (closed)" : "", idle, idleCapacity, inUse(), acquired(),
+                hitRate() * 100, privateHits, homeHits, stolenHits, victimHits, misses, released,
+                created, dropped, hookFailures, !bounded ? "aging cycles " + agingCycles
+                        : String.format(java.util.Locale.ROOT, "maxTotal %d, maintenance runs %d | "
+                        + "waiting %d, waits %d, timeouts %d, longest wait %.3f ms, creations failed %d",
+                        maxTotal, maintenanceRuns, waitingNow, waits, timeouts, waitNanosMax / 1e6,
+                        creationsFailed),
                 leaks);
     }
 }

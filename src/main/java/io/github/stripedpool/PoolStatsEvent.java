@@ -68,7 +68,7 @@ final class PoolStatsEvent extends Event {
         e.misses = s.misses();
         e.hookFailures = s.hookFailures();
         e.leaks = s.leaks();
-        e.closed = s.closed();
+        e.closed = s.isClosed();
         e.commit();
     }
 }

@@ -37,7 +37,7 @@ import java.util.function.Consumer;
  * only decides where scans start, so a stale hint costs a longer scan, never a lost object:
  * this replaces the earlier design, in which a hint that went too low hid objects from every
  * pop and made pushes see the stripe full, so that a load holding two to four objects per
- * thread created and destroyed objects while idle ones piled up unseen (issue 9).
+ * thread created and destroyed objects while idle ones piled up unseen.
  *
  * <p>Order. Pushes start at the hint going up and pops at the hint going down, so a steady load
  * keeps reusing the same few warm objects near the hint (LIFO-like) and the others age out.

@@ -38,7 +38,7 @@ class BadInputTest {
     /** A failed builder call leaves the builder as it was: it still builds a working pool. */
     private static void assertStillBuilds(PoolBuilder<Tracked> b, int maxIdle, String name) {
         try (Pool<Tracked> pool = b.build()) {
-            assertEquals(maxIdle, pool.stats().maxIdle());
+            assertEquals(maxIdle, pool.stats().idleCapacity());
             assertEquals(name, pool.name());
             pool.release(pool.acquire());
             assertEquals(1, pool.stats().privateHits() + pool.stats().misses());
@@ -343,7 +343,7 @@ class BadInputTest {
         PoolClosedException e = assertThrows(PoolClosedException.class, pool::acquire);
         assertMessageNames(e, "'closed-acquire'", "is closed");
         PoolStats s = assertBalanced(pool);
-        assertTrue(s.closed());
+        assertTrue(s.isClosed());
         assertEquals(1, s.acquired(), s::toString);
     }
 

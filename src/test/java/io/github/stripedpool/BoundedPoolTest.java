@@ -294,7 +294,7 @@ class BoundedPoolTest {
             PoolStats s = assertBalanced(pool);
             assertEquals(0, s.idle());
             assertEquals(0, ((BoundedPool<?>) pool).live());
-            assertTrue(s.agingCycles() > 0, "maintenance runs are counted: " + s);
+            assertTrue(s.maintenanceRuns() > 0, "maintenance runs are counted: " + s);
         }
     }
 
@@ -396,7 +396,7 @@ class BoundedPoolTest {
         assertEquals(1, b.destroys.get());
         assertEquals(1, b.resets.get(), "reset runs before destroy, as in the core pool");
         PoolStats s = assertBalanced(pool);
-        assertTrue(s.closed());
+        assertTrue(s.isClosed());
         assertEquals(2, s.dropped());
     }
 

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The unbounded engine's defects of issues 9 and 11, each with the load that showed it. Every test
+ * The unbounded engine's defects found by review, each with the load that showed it. Every test
  * here failed on the engine before the redesign (see docs/reliability.md for what each one saw).
  */
 @Timeout(120)
@@ -33,7 +33,7 @@ class EngineDefectTest {
     private final Tracked.Factory objects = new Tracked.Factory();
 
     /**
-     * Issue 9, the stripes' black hole: threads that share a stripe and each hold k objects at
+     * The stripes' black hole: threads that share a stripe and each hold k objects at
      * once (acquire a, acquire b, release b, release a), more threads than stripes. Creations
      * must stay near the peak in use; before the redesign a racy hint hid idle objects and the
      * pool created millions of objects while over a hundred sat idle.
@@ -84,7 +84,7 @@ class EngineDefectTest {
     }
 
     /**
-     * Issue 9: thread-per-task code. 500 threads one after the other, each acquiring and
+     * Thread-per-task code: 500 threads one after the other, each acquiring and
      * releasing once, must reuse the object: before, each release parked it in the private slot
      * of a thread about to die, and every thread created a new one.
      */
@@ -105,7 +105,7 @@ class EngineDefectTest {
     }
 
     /**
-     * Issue 11, defect 1: a destroy hook that takes an application lock, run by aging, while a
+     * Deadlock through a destroy hook: a destroy hook that takes an application lock, run by aging, while a
      * reporter holding that lock calls stats(). Before, aging held the pool's monitor around the
      * hook and stats() waited for the monitor: a deadlock for good.
      */
@@ -139,7 +139,7 @@ class EngineDefectTest {
     }
 
     /**
-     * Issue 11, defect 3: a destroy hook that throws a VM error must not stop close half-way.
+     * Close stopped half-way: a destroy hook that throws a VM error must not stop close half-way.
      * Before, close destroyed one object of ten and a second close did nothing.
      */
     @Test
@@ -170,7 +170,7 @@ class EngineDefectTest {
         assertEquals(0, s.idle(), s::toString);
     }
 
-    /** Issue 11, defect 7: the common double release, twice in a row on one thread. */
+    /** Double release accepted: the common one, twice in a row on one thread. */
     @ParameterizedTest(name = "destroy hook: {0}")
     @ValueSource(booleans = {false, true})
     void doubleReleaseOnOneThreadThrowsAndThePoolHoldsTheObjectOnce(boolean hooks) {
@@ -205,7 +205,7 @@ class EngineDefectTest {
     }
 
     /**
-     * Issue 11, defect 10: a pool whose threads have no private slot (virtual threads) keeps
+     * A virtual-thread pool kept half: a pool whose threads have no private slot (virtual threads) keeps
      * maxIdle idle objects, not half of it. Simulated on any JDK by a pool whose private-slot
      * permits are all gone, which sends every release to the stripes as a virtual thread's is.
      */

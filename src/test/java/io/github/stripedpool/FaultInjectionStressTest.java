@@ -162,7 +162,7 @@ class FaultInjectionStressTest {
         pool.close(); // already closed by a worker: must do nothing
         PoolStats s = pool.stats();
         checkAccounting(s, 0);
-        if (!s.closed() || s.idle() != 0) {
+        if (!s.isClosed() || s.idle() != 0) {
             violations.add("closed pool still holds objects: " + s);
         }
         if (s.created() != all.size()) {

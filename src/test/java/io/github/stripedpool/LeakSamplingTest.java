@@ -27,36 +27,25 @@ class LeakSamplingTest {
         Pool<Buffer> pool = Pool.builder(Buffer::new).name("sampled")
                 .leakDetection(LeakDetection.SAMPLED).leakSamplingInterval(INTERVAL)
                 .onLeak(reports).build();
-        // Keep the reports out of the console: there are a few hundred of them.
+        // The reports, a few hundred, are captured here; the test log configuration keeps them
+        // out of the console.
         try (LeakLogCapture quiet = new LeakLogCapture("io.github.stripedpool")) {
-            setUseParentHandlers(false);
-            try {
-                List<Buffer> held = new ArrayList<>();
-                leakMany(pool, LEAKS, held);
-                // Counted while the buffers are still reachable: no tracker has been reaped yet.
-                int tracked = LeakTesting.tracked(pool);
-                held.clear();
-                // Binomial(4000, 1/16): mean 250, standard deviation 15.3; 6 deviations either side.
-                assertTrue(tracked >= 158 && tracked <= 342, "tracked " + tracked + " of " + LEAKS);
+            List<Buffer> held = new ArrayList<>();
+            leakMany(pool, LEAKS, held);
+            // Counted while the buffers are still reachable: no tracker has been reaped yet.
+            int tracked = LeakTesting.tracked(pool);
+            held.clear();
+            // Binomial(4000, 1/16): mean 250, standard deviation 15.3; 6 deviations either side.
+            assertTrue(tracked >= 158 && tracked <= 342, "tracked " + tracked + " of " + LEAKS);
 
-                assertEquals(tracked, reports.await(tracked).size());
-                LeakTesting.gcUntil("the tracker table empties", () -> LeakTesting.tracked(pool) == 0);
-                assertEquals(tracked, reports.soFar().size(), "exactly the tracked leaks are reported");
-                assertEquals(tracked, pool.stats().leaks());
-                assertTrue(LeakTesting.hasFrame(reports.taken.get(0).stackTrace(), "leakMany"));
-                assertEquals(tracked, quiet.count("LEAK: pool 'sampled'"));
-            } finally {
-                setUseParentHandlers(true);
-            }
+            assertEquals(tracked, reports.await(tracked).size());
+            LeakTesting.gcUntil("the tracker table empties", () -> LeakTesting.tracked(pool) == 0);
+            assertEquals(tracked, reports.soFar().size(), "exactly the tracked leaks are reported");
+            assertEquals(tracked, pool.stats().leaks());
+            assertTrue(LeakTesting.hasFrame(reports.taken.get(0).stackTrace(), "leakMany"));
+            assertEquals(tracked, quiet.count("LEAK: pool 'sampled'"));
         }
         pool.close();
-    }
-
-    /** java.util.logging, by reflection: see {@link LeakLogCapture}. */
-    private static void setUseParentHandlers(boolean use) throws ReflectiveOperationException {
-        Class<?> c = Class.forName("java.util.logging.Logger");
-        Object logger = c.getMethod("getLogger", String.class).invoke(null, "io.github.stripedpool");
-        c.getMethod("setUseParentHandlers", boolean.class).invoke(logger, use);
     }
 
     @Test

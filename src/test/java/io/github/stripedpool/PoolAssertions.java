@@ -47,7 +47,7 @@ final class PoolAssertions {
         PoolStats s = pool.stats();
         assertEquals(s.created() - s.dropped(), s.idle() + s.inUse(),
                 () -> "created - dropped must equal idle + inUse at quiescence: " + s);
-        assertTrue(s.idle() <= s.maxIdle(), () -> "idle above maxIdle: " + s);
+        assertTrue(s.idle() <= s.idleCapacity(), () -> "idle above maxIdle: " + s);
         return s;
     }
 

@@ -332,9 +332,9 @@ class PoolBehaviourTest {
             b.maxIdle(3).name("second");
             try (Pool<Tracked> second = b.build()) {
                 assertEquals("first", first.name());
-                assertEquals(8, first.stats().maxIdle());
+                assertEquals(8, first.stats().idleCapacity());
                 assertEquals("second", second.name());
-                assertEquals(3, second.stats().maxIdle());
+                assertEquals(3, second.stats().idleCapacity());
                 Tracked x = first.acquire();
                 first.release(x);
                 assertNotSame(x, second.acquire());

@@ -126,7 +126,7 @@ class PoolContractTest {
         assertThrows(PoolClosedException.class, pool::lease);
         pool.release(inUse);
         PoolStats s = pool.stats();
-        assertTrue(s.closed());
+        assertTrue(s.isClosed());
         assertEquals(0, s.idle(), "a closed pool keeps nothing idle");
         assertEquals(0, s.inUse());
         assertEquals(s.created(), s.dropped(), "every object must be dropped once the pool is closed: " + s);

@@ -170,7 +170,7 @@ public class PoolLincheckTest {
             }
         }
         check(idleByState == s.idle(), idleByState + " objects neither held nor destroyed vs idle", s);
-        check(!s.closed() || s.idle() == 0, "idle objects in a closed pool", s);
+        check(!s.isClosed() || s.idle() == 0, "idle objects in a closed pool", s);
     }
 
     private static void check(boolean ok, String what, PoolStats s) {

@@ -264,7 +264,7 @@ class StressTest {
                 while (!stop.get()) {
                     System.gc();
                     PoolStats s = pool.stats();
-                    if (s.idle() > s.maxIdle()) {
+                    if (s.idle() > s.idleCapacity()) {
                         failures.add("idle above maxIdle: " + s);
                     }
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));

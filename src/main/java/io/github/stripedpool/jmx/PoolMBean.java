@@ -37,10 +37,10 @@ final class PoolMBean implements DynamicMBean {
     static {
         Map<String, Row> rows = new LinkedHashMap<>();
         row(rows, "Name", "java.lang.String", "The pool's name", PoolStats::name);
-        row(rows, "Closed", "boolean", "Whether the pool was closed", PoolStats::closed);
+        row(rows, "Closed", "boolean", "Whether the pool was closed", PoolStats::isClosed);
         row(rows, "Idle", "int", "Idle objects ready for reuse", PoolStats::idle);
         row(rows, "InUse", "long", "Objects acquired and not yet released", PoolStats::inUse);
-        row(rows, "IdleCapacity", "int", "The most idle objects the pool keeps", PoolStats::maxIdle);
+        row(rows, "IdleCapacity", "int", "The most idle objects the pool keeps", PoolStats::idleCapacity);
         row(rows, "Acquired", "long", "Successful acquisitions", PoolStats::acquired);
         row(rows, "Hits", "long", "Acquisitions served by an idle object", PoolStats::hits);
         row(rows, "Misses", "long", "Acquisitions that called the factory", PoolStats::misses);
@@ -59,6 +59,20 @@ final class PoolMBean implements DynamicMBean {
                 PoolStats::hookFailures);
         row(rows, "AgingCycles", "long", "Aging cycles run", PoolStats::agingCycles);
         row(rows, "Leaks", "long", "Objects reported as leaked", PoolStats::leaks);
+        row(rows, "MaxTotal", "int", "The cap of a bounded pool, 0 if unbounded", PoolStats::maxTotal);
+        row(rows, "WaitingNow", "int", "Threads waiting in acquire now (bounded pools)",
+                PoolStats::waitingNow);
+        row(rows, "Waits", "long", "Acquisitions that waited (bounded pools)", PoolStats::waits);
+        row(rows, "WaitNanosTotal", "long", "Total time waited, in nanoseconds (bounded pools)",
+                PoolStats::waitNanosTotal);
+        row(rows, "WaitNanosMax", "long", "Longest wait, in nanoseconds (bounded pools)",
+                PoolStats::waitNanosMax);
+        row(rows, "Timeouts", "long", "Acquisitions that timed out (bounded pools)",
+                PoolStats::timeouts);
+        row(rows, "CreationsFailed", "long", "Factory calls that failed (bounded pools)",
+                PoolStats::creationsFailed);
+        row(rows, "MaintenanceRuns", "long", "Maintenance runs (bounded pools)",
+                PoolStats::maintenanceRuns);
         ROWS = Collections.unmodifiableMap(rows);
     }
 

@@ -3,15 +3,18 @@ package io.github.stripedpool.micrometer;
 import io.github.stripedpool.Pool;
 import io.github.stripedpool.PoolStats;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
 
@@ -40,7 +43,22 @@ import java.util.function.ToDoubleFunction;
  *   <tr><td>{@value #IN_USE}</td><td>gauge</td><td>objects</td>
  *       <td>objects acquired and not yet released ({@link PoolStats#inUse()})</td></tr>
  *   <tr><td>{@value #IDLE_CAPACITY}</td><td>gauge</td><td>objects</td>
- *       <td>the most idle objects the pool keeps ({@link PoolStats#maxIdle()})</td></tr>
+ *       <td>the most idle objects the pool keeps ({@link PoolStats#idleCapacity()})</td></tr>
+ *   <tr><td>{@value #MAX_TOTAL}</td><td>gauge</td><td>objects</td>
+ *       <td>a bounded pool's cap, 0 for an unbounded pool ({@link PoolStats#maxTotal()})</td></tr>
+ *   <tr><td>{@value #WAITING}</td><td>gauge</td><td>threads</td>
+ *       <td>threads waiting in acquire now, bounded pools ({@link PoolStats#waitingNow()})</td></tr>
+ *   <tr><td>{@value #WAIT}</td><td>function timer</td><td></td>
+ *       <td>acquisitions that waited and their total wait ({@link PoolStats#waits()},
+ *       {@link PoolStats#waitNanosTotal()})</td></tr>
+ *   <tr><td>{@value #WAIT_MAX}</td><td>time gauge</td><td></td>
+ *       <td>the longest wait since the pool was built ({@link PoolStats#waitNanosMax()})</td></tr>
+ *   <tr><td>{@value #TIMEOUTS}</td><td>function counter</td><td></td>
+ *       <td>acquisitions that timed out ({@link PoolStats#timeouts()})</td></tr>
+ *   <tr><td>{@value #CREATIONS_FAILED}</td><td>function counter</td><td></td>
+ *       <td>factory calls of a bounded pool that failed ({@link PoolStats#creationsFailed()})</td></tr>
+ *   <tr><td>{@value #MAINTENANCE_RUNS}</td><td>function counter</td><td></td>
+ *       <td>a bounded pool's maintenance runs ({@link PoolStats#maintenanceRuns()})</td></tr>
  *   <tr><td>{@value #ACQUISITIONS}</td><td>function counter</td><td></td>
  *       <td>successful acquisitions, with the tag {@code source}: {@code private},
  *       {@code home}, {@code stolen}, {@code victim} (served by an idle object, see
@@ -88,6 +106,20 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
     public static final String IN_USE = "stripedpool.in.use";
     /** Gauge: the most idle objects the pool keeps. */
     public static final String IDLE_CAPACITY = "stripedpool.idle.capacity";
+    /** Gauge: a bounded pool's cap (0: unbounded). */
+    public static final String MAX_TOTAL = "stripedpool.max.total";
+    /** Gauge: threads waiting in acquire now (bounded pools). */
+    public static final String WAITING = "stripedpool.waiting";
+    /** Function timer: acquisitions that waited, and their total wait (bounded pools). */
+    public static final String WAIT = "stripedpool.wait";
+    /** Time gauge: the longest wait since the pool was built (bounded pools). */
+    public static final String WAIT_MAX = "stripedpool.wait.max";
+    /** Function counter: acquisitions that timed out (bounded pools). */
+    public static final String TIMEOUTS = "stripedpool.timeouts";
+    /** Function counter: failed factory calls (bounded pools). */
+    public static final String CREATIONS_FAILED = "stripedpool.creations.failed";
+    /** Function counter: maintenance runs (bounded pools). */
+    public static final String MAINTENANCE_RUNS = "stripedpool.maintenance.runs";
     /** Function counter: acquisitions, by the tag {@code source}. */
     public static final String ACQUISITIONS = "stripedpool.acquisitions";
     /** Function counter: releases. */
@@ -169,7 +201,26 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
         meters.add(gauge(registry, IDLE, "Idle objects ready for reuse", PoolStats::idle));
         meters.add(gauge(registry, IN_USE, "Objects acquired and not yet released", PoolStats::inUse));
         meters.add(gauge(registry, IDLE_CAPACITY, "The most idle objects the pool keeps",
-                PoolStats::maxIdle));
+                PoolStats::idleCapacity));
+        meters.add(gauge(registry, MAX_TOTAL, "The cap of a bounded pool, 0 if unbounded",
+                PoolStats::maxTotal));
+        StatsCache c = cache;
+        meters.add(Gauge.builder(WAITING, pool, p -> c.of(p).waitingNow())
+                .description("Threads waiting in acquire").baseUnit("threads").tags(tags)
+                .register(registry));
+        meters.add(FunctionTimer.builder(WAIT, pool, p -> c.of(p).waits(),
+                        p -> c.of(p).waitNanosTotal(), TimeUnit.NANOSECONDS)
+                .description("Acquisitions that waited for an object, and their wait")
+                .tags(tags).register(registry));
+        meters.add(TimeGauge.builder(WAIT_MAX, pool, TimeUnit.NANOSECONDS,
+                        p -> c.of(p).waitNanosMax())
+                .description("The longest wait for an object").tags(tags).register(registry));
+        meters.add(counter(registry, TIMEOUTS, null, "Acquisitions that timed out",
+                PoolStats::timeouts));
+        meters.add(counter(registry, CREATIONS_FAILED, null, "Factory calls that failed",
+                PoolStats::creationsFailed));
+        meters.add(counter(registry, MAINTENANCE_RUNS, null, "Maintenance runs",
+                PoolStats::maintenanceRuns));
         meters.add(acquisitions(registry, "private", PoolStats::privateHits));
         meters.add(acquisitions(registry, "home", PoolStats::homeHits));
         meters.add(acquisitions(registry, "stolen", PoolStats::stolenHits));

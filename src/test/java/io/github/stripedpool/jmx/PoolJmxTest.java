@@ -69,7 +69,7 @@ class PoolJmxTest {
         assertEquals(2L, platform.getAttribute(name, "InUse"));
         assertEquals(1L, platform.getAttribute(name, "Released"));
         assertEquals(s.idle(), platform.getAttribute(name, "Idle"));
-        assertEquals(s.maxIdle(), platform.getAttribute(name, "IdleCapacity"));
+        assertEquals(s.idleCapacity(), platform.getAttribute(name, "IdleCapacity"));
         assertEquals(1.0 / 3, (double) platform.getAttribute(name, "HitRate"), 1e-9);
         assertEquals(s.privateHits(), platform.getAttribute(name, "PrivateHits"));
         assertEquals(s.homeHits(), platform.getAttribute(name, "HomeHits"));
@@ -88,7 +88,7 @@ class PoolJmxTest {
         MBeanInfo info = platform.getMBeanInfo(name);
         Map<String, Class<?>> boxes = Map.of("int", Integer.class, "long", Long.class,
                 "double", Double.class, "boolean", Boolean.class, "java.lang.String", String.class);
-        assertEquals(19, info.getAttributes().length);
+        assertEquals(27, info.getAttributes().length);
         for (MBeanAttributeInfo a : info.getAttributes()) {
             assertTrue(a.isReadable() && !a.isWritable(), a.getName());
             assertFalse(a.getDescription().isBlank(), a.getName());

@@ -68,7 +68,7 @@ class PoolMetricsTest {
 
         assertEquals(s.idle(), gauge(PoolMetrics.IDLE, "metrics-figures"));
         assertEquals(2.0, gauge(PoolMetrics.IN_USE, "metrics-figures"));
-        assertEquals(s.maxIdle(), gauge(PoolMetrics.IDLE_CAPACITY, "metrics-figures"));
+        assertEquals(s.idleCapacity(), gauge(PoolMetrics.IDLE_CAPACITY, "metrics-figures"));
         assertEquals(3.0, acquisitions("metrics-figures", "factory"));
         double hits = acquisitions("metrics-figures", "private") + acquisitions("metrics-figures", "home")
                 + acquisitions("metrics-figures", "stolen") + acquisitions("metrics-figures", "victim");
@@ -104,7 +104,9 @@ class PoolMetricsTest {
         assertEquals(new TreeSet<>(List.of(PoolMetrics.IDLE, PoolMetrics.IN_USE,
                 PoolMetrics.IDLE_CAPACITY, PoolMetrics.ACQUISITIONS, PoolMetrics.RELEASES,
                 PoolMetrics.CREATED, PoolMetrics.DROPPED, PoolMetrics.HOOK_FAILURES,
-                PoolMetrics.AGING_CYCLES, PoolMetrics.LEAKS)), names);
+                PoolMetrics.AGING_CYCLES, PoolMetrics.LEAKS, PoolMetrics.MAX_TOTAL,
+                PoolMetrics.WAITING, PoolMetrics.WAIT, PoolMetrics.WAIT_MAX, PoolMetrics.TIMEOUTS,
+                PoolMetrics.CREATIONS_FAILED, PoolMetrics.MAINTENANCE_RUNS)), names);
         assertEquals(5, registry.find(PoolMetrics.ACQUISITIONS).functionCounters().size(),
                 "one acquisitions counter per source");
         assertEquals("objects", registry.get(PoolMetrics.IDLE).gauge().getId().getBaseUnit());
@@ -159,11 +161,11 @@ class PoolMetricsTest {
         m.close();
         assertTrue(registry.find(PoolMetrics.IDLE).tag("pool", "metrics-close").meters().isEmpty());
         assertTrue(second.getMeters().isEmpty(), "removed from every registry it was bound to");
-        assertEquals(14, registry.getMeters().size(), "the other pool's meters stay");
+        assertEquals(21, registry.getMeters().size(), "the other pool's meters stay");
         m.close(); // idempotent
 
         m.bindTo(registry); // the name is free again
-        assertEquals(28, registry.getMeters().size());
+        assertEquals(42, registry.getMeters().size());
         pool.close();
         other.close();
     }
