@@ -21,8 +21,6 @@ import java.util.function.Supplier;
  * @param <T> the type of the pooled objects
  */
 final class EngineHooks<T> {
-    private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
-
     private final String name;
     private final Supplier<? extends T> factory;
     /** Null when no reset hook was set: the engine checks for null instead of calling a no-op. */
@@ -122,12 +120,6 @@ final class EngineHooks<T> {
     /** Counts and logs a hook's failure; a log that fails in turn leaves the count only. */
     private void hookFailed(String hook, Object x, Throwable e, PrivateSlot slot, long[] shared) {
         count(slot, shared, Counts.HOOK_FAILURE);
-        try {
-            LOG.log(System.Logger.Level.WARNING, "pool '" + name + "': the " + hook
-                    + " hook threw on a " + x.getClass().getName()
-                    + "; the object was destroyed instead of pooled", e);
-        } catch (Throwable logFailed) {
-            // the log itself failed (out of memory?): the count is what stays
-        }
+        Hooks.log(hook, x, name, "destroyed instead of pooled", e);
     }
 }

@@ -37,6 +37,14 @@ final class Hooks {
     /** Counts and logs a failure of hook {@code hookName} on {@code x}. */
     static void failed(String hookName, Object x, String pool, long[] counts, String outcome, Throwable t) {
         Counts.add(counts, Counts.HOOK_FAILURE, 1);
+        log(hookName, x, pool, outcome, t);
+    }
+
+    /**
+     * Logs a failure of hook {@code hookName} on {@code x}; never throws. Both engines report
+     * hook failures through it.
+     */
+    static void log(String hookName, Object x, String pool, String outcome, Throwable t) {
         try {
             LOG.log(System.Logger.Level.WARNING, "pool '" + pool + "': the " + hookName
                     + " hook threw on a " + x.getClass().getName() + "; the object was " + outcome, t);
