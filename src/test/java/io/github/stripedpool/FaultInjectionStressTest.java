@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Many threads acquire, use, hold, release and lease at random while the factory, the reset hook
@@ -34,13 +35,18 @@ import org.junit.jupiter.api.Test;
  * destroyed, and carries no secret of a previous holder. Every round must finish within its
  * deadline: a hang is a failure, reported with the stuck threads' stacks.
  *
- * <p>About 15 seconds by default; {@code -Dstress.long=true} runs 40 rounds of 6 seconds per
- * phase (about 8 minutes), {@code -Dstress.rounds} and {@code -Dstress.phaseMillis} set either.
+ * <p>Part of the contract suite: it runs on every engine and leak-detection level
+ * ({@link PoolMode}; the hooks are the test's own). The unbounded pool without leak detection, the
+ * engine with the most races, gets every round; the other kinds get {@link #OTHER_ROUNDS}. About
+ * 40 seconds by default; {@code -Dstress.long=true} runs 40 rounds of 6 seconds per phase on
+ * each kind, {@code -Dstress.rounds} and {@code -Dstress.phaseMillis} set either.
  */
 class FaultInjectionStressTest {
     private static final boolean LONG = Boolean.getBoolean("stress.long");
     private static final int ROUNDS = Integer.getInteger("stress.rounds", LONG ? 40 : 5);
     private static final int PHASE_MILLIS = Integer.getInteger("stress.phaseMillis", LONG ? 6_000 : 1_300);
+    /** Rounds of the kinds of pool other than the unbounded one without leak detection. */
+    private static final int OTHER_ROUNDS = LONG ? ROUNDS : 2;
     /** Twice the processors, at least 8: more threads than cores, so that threads are preempted mid-operation. */
     private static final int THREADS = Math.max(8, 2 * Runtime.getRuntime().availableProcessors());
     /** One fault in 50 calls of each hook: frequent enough for thousands per run. */
@@ -82,32 +88,32 @@ class FaultInjectionStressTest {
         quietLog.close();
     }
 
-    @Test
-    void randomOperationsWithThrowingHooksKeepEveryInvariant() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.github.stripedpool.PoolMode#withoutStandardHooks")
+    void randomOperationsWithThrowingHooksKeepEveryInvariant(PoolMode mode) throws Exception {
         long objects = 0;
-        for (int round = 0; round < ROUNDS; round++) {
+        int rounds = !mode.bounded && mode.leaks == LeakDetection.DISABLED ? ROUNDS : OTHER_ROUNDS;
+        for (int round = 0; round < rounds; round++) {
             all.clear();
-            runRound(round);
+            runRound(mode, round);
             objects += all.size();
             if (!violations.isEmpty()) {
                 fail(violations.size() + " violations in round " + round + ", first ones: "
                         + new ArrayList<>(violations).subList(0, Math.min(10, violations.size())));
             }
         }
-        System.out.printf("FaultInjectionStressTest: %d rounds, %d threads, %d cycles, %d objects, "
+        System.out.printf("FaultInjectionStressTest %s: %d rounds, %d threads, %d cycles, %d objects, "
                         + "faults injected: %d factory, %d reset, %d destroy; %d closed-pool rejections; 0 violations%n",
-                ROUNDS, THREADS, cycles.get(), objects, factoryFaults.get(), resetFaults.get(),
+                mode, rounds, THREADS, cycles.get(), objects, factoryFaults.get(), resetFaults.get(),
                 destroyFaults.get(), closedSeen.get());
     }
 
-    private void runRound(int round) throws Exception {
-        Pool<Obj> pool = Pool.builder(this::make)
+    private void runRound(PoolMode mode, int round) throws Exception {
+        PoolBuilder<Obj> b = Pool.builder(this::make)
                 .reset(this::reset)
                 .destroy(this::destroy)
-                .maxIdle(16)
-                .agingInterval(Duration.ofMillis(20))
-                .name("fault-injection-" + round)
-                .build();
+                .name("fault-injection-" + mode + "-" + round);
+        Pool<Obj> pool = mode.configure(b.maxIdle(16).agingInterval(Duration.ofMillis(20))).build();
         CyclicBarrier quiescent = new CyclicBarrier(THREADS + 1);
         CyclicBarrier resume = new CyclicBarrier(THREADS + 1);
         AtomicLong heldAtQuiescence = new AtomicLong();

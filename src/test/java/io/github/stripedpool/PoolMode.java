@@ -78,11 +78,7 @@ final class PoolMode {
      * acquisition in two, so both its tracked and its untracked paths run.
      */
     PoolBuilder<Item> builder(Supplier<Item> factory) {
-        PoolBuilder<Item> b = Pool.builder(factory).name("contract-" + this)
-                .leakDetection(leaks).leakSamplingInterval(2);
-        if (bounded) {
-            b.maxTotal(MAX_TOTAL).acquireTimeout(Duration.ofSeconds(10));
-        }
+        PoolBuilder<Item> b = configure(Pool.builder(factory).name("contract-" + this));
         if (hooks) {
             b.reset(x -> {
                 x.data = 0;
@@ -91,6 +87,19 @@ final class PoolMode {
                 x.destroyed = true;
                 destroys.incrementAndGet();
             });
+        }
+        return b;
+    }
+
+    /**
+     * Sets this mode's engine and leak level on any builder (not its hooks): bounded modes get
+     * {@link #MAX_TOTAL} and a 10 s acquire timeout (a bounded pool ignores {@code maxIdle} and
+     * {@code agingInterval}).
+     */
+    <T> PoolBuilder<T> configure(PoolBuilder<T> b) {
+        b.leakDetection(leaks).leakSamplingInterval(2);
+        if (bounded) {
+            b.maxTotal(MAX_TOTAL).acquireTimeout(Duration.ofSeconds(10));
         }
         return b;
     }
