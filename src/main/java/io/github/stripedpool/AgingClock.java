@@ -24,10 +24,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * forgotten at the next collection. Only the clock thread reads the queue and writes
  * {@link #sentinel}. A registration's {@code pending} flag is set when its aging job is queued
  * and cleared when the job ends, so a pool that is slow to age gets one job, not one per
- * collection. {@link #STATE} guards {@link #thread}: the thread is started by the first
- * registration and ends when it finds no registered pool left; both decisions are made under
- * {@code STATE} after the queue was changed or read, so a pool registered while the thread is
- * ending either is seen by it or starts a new one.
+ * collection. The thread is started by the first registration and ends when it finds no
+ * registered pool left ({@link ClockThread} says why no registration is missed).
  *
  * <p>Failure. The clock's loop survives every throwable, its own allocations' and its own
  * failure report's included (the report is made in a try whose catch is empty): an
@@ -46,10 +44,7 @@ final class AgingClock {
 
     private static final ReferenceQueue<Object> COLLECTIONS = new ReferenceQueue<>();
     private static final ConcurrentLinkedQueue<Registration> POOLS = new ConcurrentLinkedQueue<>();
-    private static final Object STATE = new Object();
-
-    /** Guarded by {@link #STATE}; null while no clock thread runs. */
-    private static Thread thread;
+    private static final ClockThread THREAD = new ClockThread(THREAD_NAME, AgingClock::run);
     /** Clock thread only. Strongly held so that the reference itself survives until enqueued. */
     private static Reference<Object> sentinel;
 
@@ -73,29 +68,16 @@ final class AgingClock {
     static void register(UnboundedPool<?> pool) {
         Registration r = new Registration(pool);
         POOLS.add(r);
-        synchronized (STATE) {
-            if (thread == null) {
-                Thread t = Background.newThread(AgingClock::run, THREAD_NAME);
-                try {
-                    t.start();
-                } catch (Throwable e) {
-                    POOLS.remove(r);
-                    throw e;
-                }
-                thread = t;
-            }
+        try {
+            THREAD.ensureRunning();
+        } catch (Throwable e) {
+            POOLS.remove(r);
+            throw e;
         }
     }
 
     static void unregister(UnboundedPool<?> pool) {
         POOLS.removeIf(r -> r.get() == pool);
-    }
-
-    /** Whether the clock thread runs; for tests. */
-    static boolean running() {
-        synchronized (STATE) {
-            return thread != null;
-        }
     }
 
     private static void run() {
@@ -136,14 +118,10 @@ final class AgingClock {
     }
 
     private static boolean endIfIdle() {
-        synchronized (STATE) {
+        return THREAD.endIf(() -> {
             POOLS.removeIf(r -> r.get() == null);
-            if (POOLS.isEmpty()) {
-                thread = null;
-                return true;
-            }
-            return false;
-        }
+            return POOLS.isEmpty();
+        });
     }
 
     private static void ageAll(long now) {

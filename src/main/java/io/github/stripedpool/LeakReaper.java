@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p>Lifetime. The thread is started by the first leak-detecting pool and ends once it has
  * waited {@link #IDLE_CHECK_MILLIS} with nothing to do and finds no such pool reachable: a
  * tracker is held by its pool's table, so the trackers of an unreachable pool are unreachable
- * too and are never enqueued. {@link #STATE} guards {@link #thread} as in {@link AgingClock}.
+ * too and are never enqueued ({@link ClockThread} starts and ends the thread).
  * The loop survives every throwable, its own allocations' included.
  */
 final class LeakReaper {
@@ -33,10 +33,7 @@ final class LeakReaper {
     /** The leak-detecting pools, weakly: the thread ends when none is left. */
     private static final ConcurrentLinkedQueue<WeakReference<Object>> POOLS =
             new ConcurrentLinkedQueue<>();
-    private static final Object STATE = new Object();
-
-    /** Guarded by {@link #STATE}; null while no thread runs. */
-    private static Thread thread;
+    private static final ClockThread THREAD = new ClockThread(THREAD_NAME, LeakReaper::run);
 
     private LeakReaper() {
     }
@@ -49,30 +46,17 @@ final class LeakReaper {
     static void register(Object pool) {
         WeakReference<Object> r = new WeakReference<>(pool);
         POOLS.add(r);
-        synchronized (STATE) {
-            if (thread == null) {
-                Thread t = Background.newThread(LeakReaper::run, THREAD_NAME);
-                try {
-                    t.start();
-                } catch (Throwable e) {
-                    POOLS.remove(r);
-                    throw e;
-                }
-                thread = t;
-            }
+        try {
+            THREAD.ensureRunning();
+        } catch (Throwable e) {
+            POOLS.remove(r);
+            throw e;
         }
     }
 
     /** The queue every tracker is registered with. */
     static ReferenceQueue<Object> queue() {
         return QUEUE;
-    }
-
-    /** Whether the thread runs; for tests. */
-    static boolean running() {
-        synchronized (STATE) {
-            return thread != null;
-        }
     }
 
     private static void run() {
@@ -107,13 +91,9 @@ final class LeakReaper {
     }
 
     private static boolean endIfIdle() {
-        synchronized (STATE) {
+        return THREAD.endIf(() -> {
             POOLS.removeIf(r -> r.get() == null);
-            if (POOLS.isEmpty()) {
-                thread = null;
-                return true;
-            }
-            return false;
-        }
+            return POOLS.isEmpty();
+        });
     }
 }

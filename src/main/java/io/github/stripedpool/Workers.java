@@ -60,11 +60,6 @@ final class Workers {
         w.thread.start();
     }
 
-    /** Live idle workers; for tests. */
-    int idleCount() {
-        return idle.size();
-    }
-
     private final class Worker implements Runnable {
         final AtomicInteger state = new AtomicInteger(ASSIGNED);
         /** Written by the giver before the compare-and-set that assigns it, read by this worker. */
