@@ -11,6 +11,7 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.jetbrains.lincheck.datastructures.Validate;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -179,10 +180,19 @@ public class PoolLincheckTest {
         }
     }
 
+    /** Kept open for the whole class: the clock threads run while some pool needs them. */
+    private static Pool<Object> keepsTheClocksRunning;
+
     @BeforeAll
     static void startTheAgingClock() {
-        // The clock's daemon thread starts with the first pool; start it outside Lincheck's runs.
-        Pool.builder(Object::new).build().close();
+        // The clock's daemon thread starts with the first pool and ends when none is left; start
+        // it outside Lincheck's runs and keep it running through them.
+        keepsTheClocksRunning = Pool.builder(Object::new).name("keeps-the-clocks-running").build();
+    }
+
+    @AfterAll
+    static void stopTheAgingClock() {
+        keepsTheClocksRunning.close();
     }
 
     @Test
@@ -195,9 +205,12 @@ public class PoolLincheckTest {
                 .actorsBefore(2)
                 .actorsAfter(1)
                 .sequentialSpecification(Model.class)
-                // The clock's registry is shared by every pool in the JVM and changed by its own
-                // thread at each collection: outside the state under test.
-                .addGuarantee(forClasses(AgingClock.class.getName()).allMethods().ignore())
+                // The clocks' registries, the background lanes and the Flight Recorder registry
+                // are shared by every pool in the JVM and changed by their own threads: outside
+                // the state under test.
+                .addGuarantee(forClasses(AgingClock.class.getName(), ClockThread.class.getName(),
+                        FlightRecorderEvents.class.getName(), Background.class.getName(),
+                        Lane.class.getName(), Workers.class.getName()).allMethods().ignore())
                 .check(PoolLincheckTest.class);
     }
 
