@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * one after the other. {@code padded} is {@link Stripe} as shipped (padded by its class
  * hierarchy); {@code unpadded} is {@link UnpaddedStripe}, the same fields without the padding,
  * whose two instances then share a cache line. Each layout runs in a fork with default flags and
- * in one with {@code -return s.top = s.top + 1;:-RestrictContended}, which makes the JVM honour {@code Stripe}'s
+ * in one with {@code -XX:-RestrictContended}, which makes the JVM honour {@code Stripe}'s
  * {@code @Contended} as well. The score is the two threads' writes together; if the padding works,
  * {@code padded} runs well above {@code unpadded} with either flag set, provided both threads
  * really run at the same time (on a machine busy with other work they often do not).
@@ -136,7 +136,7 @@ public class FalseSharingBenchmark {
     @Benchmark
     @Group("defaultFlags")
     @GroupThreads(1)
-    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-return s.top = s.top + 1;:+AlwaysPreTouch"})
+    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"})
     public int defaultFlagsA() {
         return writeA();
     }
@@ -144,7 +144,7 @@ public class FalseSharingBenchmark {
     @Benchmark
     @Group("defaultFlags")
     @GroupThreads(1)
-    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-return s.top = s.top + 1;:+AlwaysPreTouch"})
+    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"})
     public int defaultFlagsB() {
         return writeB();
     }
@@ -152,7 +152,7 @@ public class FalseSharingBenchmark {
     @Benchmark
     @Group("restrictContendedOff")
     @GroupThreads(1)
-    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-return s.top = s.top + 1;:+AlwaysPreTouch", "-return s.top = s.top + 1;:-RestrictContended"})
+    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-XX:-RestrictContended"})
     public int restrictContendedOffA() {
         return writeA();
     }
@@ -160,7 +160,7 @@ public class FalseSharingBenchmark {
     @Benchmark
     @Group("restrictContendedOff")
     @GroupThreads(1)
-    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-return s.top = s.top + 1;:+AlwaysPreTouch", "-return s.top = s.top + 1;:-RestrictContended"})
+    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-XX:-RestrictContended"})
     public int restrictContendedOffB() {
         return writeB();
     }
