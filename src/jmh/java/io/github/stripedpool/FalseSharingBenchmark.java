@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Scenario 4, false sharing between stripes: two threads, each writing the hot field
- * ({@code top}, written by every push and pop) of its own stripe, with the two stripes allocated
+ * ({@code hint}, written by every push and pop) of its own stripe, with the two stripes allocated
  * one after the other. {@code padded} is {@link Stripe} as shipped (padded by its class
  * hierarchy); {@code unpadded} is {@link UnpaddedStripe}, the same fields without the padding,
  * whose two instances then share a cache line. Each layout runs in a fork with default flags and
@@ -94,21 +94,21 @@ public class FalseSharingBenchmark {
         unpaddedB.attachArrays(CAPACITY);
     }
 
-    private static long topAddress(Object o, Class<?> declaring) {
+    private static long hintAddress(Object o, Class<?> declaring) {
         try {
-            return VM.current().addressOf(o) + VM.current().fieldOffset(declaring.getDeclaredField("top"));
+            return VM.current().addressOf(o) + VM.current().fieldOffset(declaring.getDeclaredField("hint"));
         } catch (NoSuchFieldException e) {
             throw new IllegalStateException(e);
         }
     }
 
     private static long line(Object o, Class<?> declaring) {
-        return topAddress(o, declaring) / CACHE_LINE;
+        return hintAddress(o, declaring) / CACHE_LINE;
     }
 
     /** Prints, for the log, how far apart the two hot fields are. */
     private void report(Object a, Object b, Class<?> declaring) {
-        long distance = Math.abs(topAddress(b, declaring) - topAddress(a, declaring));
+        long distance = Math.abs(hintAddress(b, declaring) - hintAddress(a, declaring));
         System.out.println();
         System.out.println("# " + layout + ": hot fields " + distance + " bytes apart, "
                 + (line(a, declaring) == line(b, declaring) ? "on one 64-byte cache line"
@@ -118,10 +118,10 @@ public class FalseSharingBenchmark {
     private int writeA() {
         if (padded) {
             Stripe s = paddedA;
-            return s.hint = s.hint + 1; // the stripe's plain hot field (was top)
+            return s.hint = s.hint + 1; // the stripe's plain hot field
         }
         UnpaddedStripe s = unpaddedA;
-        return s.top = s.top + 1;
+        return s.hint = s.hint + 1;
     }
 
     private int writeB() {
@@ -130,7 +130,7 @@ public class FalseSharingBenchmark {
             return s.hint = s.hint + 1;
         }
         UnpaddedStripe s = unpaddedB;
-        return s.top = s.top + 1;
+        return s.hint = s.hint + 1;
     }
 
     @Benchmark

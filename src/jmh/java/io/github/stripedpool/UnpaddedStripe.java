@@ -7,7 +7,7 @@ package io.github.stripedpool;
  * to back: the worst neighbourhood a stripe can have, which padding must make harmless.
  */
 final class UnpaddedStripe {
-    int top;
+    int hint;
     int capacity;
     Object[] items;
     int[] stamps;
