@@ -163,12 +163,22 @@ abstract class PrivateSlotFields extends PadHead {
     /** Whether third parties may destroy what they take, so the owner must use CAS. */
     final boolean exact;
     /**
-     * Whether the owner's cycle may take the plain fast path: no destroy hook (not
+     * Whether the owner's release may take the plain fast path: no destroy hook (not
      * {@link #exact}) and no sampled leak detection.
      */
     final boolean plain;
-    /** Sampled leak detection: acquisitions until the next tracked one. Owner only. */
-    int countdown;
+    /**
+     * The owner's acquire takes the plain fast path while {@link #privateHits} is below this
+     * bound: never in an {@link #exact} slot ({@code Long.MIN_VALUE}), always in a plain one
+     * ({@code Long.MAX_VALUE}); under sampled leak detection, up to the acquisition before the
+     * next tracked one (see {@link SampleCountdown}). One read and one compare, like a flag, and
+     * the sampling countdown costs the fast path nothing more. Owner only.
+     */
+    long fastUntil;
+    /** Sampled leak detection: {@link #privateHits} when {@link #countdown} was last set. */
+    long sampleBase;
+    /** Sampled leak detection: the acquisition, counted from {@link #sampleBase}, to track. */
+    long countdown;
     /** Whether this thread holds one of the pool's private-slot permits; owner only. */
     boolean mayPut;
     /**
@@ -200,5 +210,6 @@ abstract class PrivateSlotFields extends PadHead {
         this.home = home;
         this.exact = exact;
         this.plain = !exact && !sampled;
+        this.fastUntil = plain ? Long.MAX_VALUE : Long.MIN_VALUE;
     }
 }

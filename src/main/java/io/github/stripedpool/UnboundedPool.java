@@ -166,7 +166,7 @@ final class UnboundedPool<T> implements Pool<T> {
         PrivateSlot s = table[index(t)];
         if (s != null && s.owner == t) {
             Object x = s.item;
-            if (x != null && s.plain) {
+            if (x != null && s.privateHits < s.fastUntil) {
                 s.item = null; // plain: see PrivateSlot
                 s.privateHits++;
                 return (T) x;
@@ -189,7 +189,7 @@ final class UnboundedPool<T> implements Pool<T> {
         }
         Object x = s.take();
         if (x != null) {
-            return sampler == null ? (T) x : sampling.acquired(s, (T) x);
+            return sampler == null ? (T) x : sampling.acquired(s, (T) x, true);
         }
         return acquireShared(s.home, s, null);
     }
@@ -232,7 +232,7 @@ final class UnboundedPool<T> implements Pool<T> {
         if (slot != null && x == slot.lastShared) {
             slot.lastShared = null; // this thread holds it again: releasing it is no longer double
         }
-        return sampler == null ? (T) x : sampling.acquired(slot, (T) x);
+        return sampler == null ? (T) x : sampling.acquired(slot, (T) x, false);
     }
 
     /**
@@ -290,8 +290,8 @@ final class UnboundedPool<T> implements Pool<T> {
 
     /** A release to a slot that is not plain: a destroy hook, or sampled leak detection. */
     private void releaseChecked(PrivateSlot s, Object cur, T object) {
-        if (sampler != null && !sampler.nothingTracked()) {
-            sampler.releasedSampled(object); // first: its report of a double release is richer
+        if (sampler != null) {
+            sampling.releasedTracked(s, object); // first: its report of a double release is richer
         }
         if (cur == object || object == s.lastShared) {
             throw doubleRelease(object);
@@ -422,7 +422,7 @@ final class UnboundedPool<T> implements Pool<T> {
         }
         PrivateSlot s = new PrivateSlot(t, nextHome.getAndIncrement() & mask, exact, sampler != null);
         if (sampler != null) {
-            s.countdown = sampling.next();
+            sampling.start(s);
         }
         registry.add(s);
         PrivateSlot[] tab = table;
