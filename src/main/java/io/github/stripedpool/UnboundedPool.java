@@ -273,8 +273,8 @@ final class UnboundedPool<T> implements Pool<T> {
                 releaseChecked(s, cur, object);
                 return;
             }
-            if (cur == object || object == s.lastShared) {
-                throw doubleRelease(object);
+            if (cur == object || object == s.lastShared && DoubleRelease.idle(stripes, s)) {
+                throw DoubleRelease.of(name, object);
             }
             if (reset == null || hooks.resetOrDrop(object, s, null)) {
                 if (cur == null && s.mayPut) {
@@ -293,8 +293,8 @@ final class UnboundedPool<T> implements Pool<T> {
         if (sampler != null) {
             sampling.releasedTracked(s, object); // first: its report of a double release is richer
         }
-        if (cur == object || object == s.lastShared) {
-            throw doubleRelease(object);
+        if (cur == object || object == s.lastShared && DoubleRelease.idle(stripes, s)) {
+            throw DoubleRelease.of(name, object);
         }
         if (reset == null || hooks.resetOrDrop(object, s, null)) {
             releaseOwn(s, cur, object);
@@ -326,8 +326,8 @@ final class UnboundedPool<T> implements Pool<T> {
         }
         PrivateSlot s = ownSlot(t);
         Object cur = s.item;
-        if (cur == object || object == s.lastShared) {
-            throw doubleRelease(object);
+        if (cur == object || object == s.lastShared && DoubleRelease.idle(stripes, s)) {
+            throw DoubleRelease.of(name, object);
         }
         if (reset == null || hooks.resetOrDrop(object, s, null)) {
             releaseOwn(s, cur, object);
@@ -353,15 +353,6 @@ final class UnboundedPool<T> implements Pool<T> {
         if (!push(x, s.home, epoch)) {
             EngineHooks.rethrowVmError(hooks.drop(x, s, null));
         }
-    }
-
-    private IllegalStateException doubleRelease(Object x) {
-        return new IllegalStateException("pool '" + name + "': a " + x.getClass().getName()
-                + " was released twice: it is already back in the pool (this thread released it "
-                + "last, and has not acquired it since). This second release was ignored. After "
-                + "release(x), x belongs to the pool: drop every reference to it. The default "
-                + "mode catches only a double release on the same thread; leakDetection(PARANOID) "
-                + "catches every one, with the stack of the first release");
     }
 
     /**
