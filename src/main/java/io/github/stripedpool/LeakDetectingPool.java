@@ -238,6 +238,11 @@ final class LeakDetectingPool<T> implements Pool<T> {
         }
     }
 
+    /** The table, which the engine's release reads to skip {@link #releasedSampled}. */
+    LeakTable table() {
+        return table;
+    }
+
     /** Whether nothing is tracked: the engine skips {@link #releasedSampled} then. */
     boolean nothingTracked() {
         return table.isEmpty();

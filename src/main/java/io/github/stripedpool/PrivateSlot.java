@@ -62,11 +62,12 @@ final class PrivateSlot extends PrivateSlotFields {
     }
 
     PrivateSlot(Thread owner, int home, boolean exact) {
-        this(owner, home, exact, false);
+        this(owner, home, exact, null);
     }
 
-    PrivateSlot(Thread owner, int home, boolean exact, boolean sampled) {
-        super(owner, home, exact, sampled);
+    /** @param leaks the table of sampled leak detection, or null */
+    PrivateSlot(Thread owner, int home, boolean exact, LeakTable leaks) {
+        super(owner, home, exact, leaks);
     }
 
     /** The owner takes its object, or gets null if the slot is empty (or was just emptied). */
@@ -164,9 +165,13 @@ abstract class PrivateSlotFields extends PadHead {
     final boolean exact;
     /**
      * Whether the owner's release may take the plain fast path: no destroy hook (not
-     * {@link #exact}) and no sampled leak detection.
+     * {@link #exact}) and no sampled leak detection. Under sampled leak detection (and no
+     * destroy hook) the release takes it too while {@link #leaks} is empty: an object that
+     * is tracked is in the table before it is handed out, so its holder never sees it empty.
      */
     final boolean plain;
+    /** The pool's table of sampled leak detection, or null. */
+    final LeakTable leaks;
     /**
      * The owner's acquire takes the plain fast path while {@link #privateHits} is below this
      * bound: never in an {@link #exact} slot ({@code Long.MIN_VALUE}), always in a plain one
@@ -205,11 +210,12 @@ abstract class PrivateSlotFields extends PadHead {
     /** 0 until the slot of a dead owner is reaped; claimed by CAS. */
     volatile int reaped;
 
-    PrivateSlotFields(Thread owner, int home, boolean exact, boolean sampled) {
+    PrivateSlotFields(Thread owner, int home, boolean exact, LeakTable leaks) {
         this.owner = owner;
         this.home = home;
         this.exact = exact;
-        this.plain = !exact && !sampled;
+        this.leaks = leaks;
+        this.plain = !exact && leaks == null;
         this.fastUntil = plain ? Long.MAX_VALUE : Long.MIN_VALUE;
     }
 }

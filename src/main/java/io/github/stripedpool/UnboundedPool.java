@@ -25,11 +25,12 @@ import java.util.function.Consumer;
  * to.
  *
  * <p>The fast path. A platform thread finds its slot with one read of the thread-id table
- * {@link #table} and a check of the entry's owner. In a pool without a destroy hook (and without
- * sampled leak detection), the private-slot acquire is a plain read and a plain write of the
- * slot and one counter increment, the release a release store and one counter increment, both
- * counters the owner's own fields: no atomic instruction, no shared
- * write, no closed check, no virtual-thread check (a virtual thread never owns a table entry, so
+ * {@link #table} and a check of the entry's owner. In a pool without a destroy hook (sampled leak
+ * detection included, for acquisitions it does not track, see {@link SampleCountdown}), the
+ * private-slot acquire is a plain read and a plain write of the slot and one counter increment,
+ * the release a release store and one counter increment (sampled: and a read of the tracker
+ * table's size), both counters the owner's own fields: no atomic instruction, no shared write,
+ * no closed check, no virtual-thread check (a virtual thread never owns a table entry, so
  * it always misses and takes the slow path). See {@link PrivateSlot} for why a third party that
  * only forgets objects needs no more, and why a pool with a destroy hook needs a compare-and-set
  * on each side.
@@ -269,7 +270,7 @@ final class UnboundedPool<T> implements Pool<T> {
         PrivateSlot s = table[index(t)];
         if (s != null && s.owner == t) {
             Object cur = s.item;
-            if (!s.plain) {
+            if (!s.plain && (s.exact || !s.leaks.isEmpty())) {
                 releaseChecked(s, cur, object);
                 return;
             }
@@ -411,7 +412,7 @@ final class UnboundedPool<T> implements Pool<T> {
         if (last != null && last.reaped == 0 && last.ownerDead()) {
             EngineHooks.rethrowVmError(aging.reap(last));
         }
-        PrivateSlot s = new PrivateSlot(t, nextHome.getAndIncrement() & mask, exact, sampler != null);
+        PrivateSlot s = new PrivateSlot(t, nextHome.getAndIncrement() & mask, exact, sampler == null ? null : sampler.table());
         if (sampler != null) {
             sampling.start(s);
         }
