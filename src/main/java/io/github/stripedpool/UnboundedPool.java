@@ -28,8 +28,8 @@ import java.util.function.Consumer;
  * {@link #table} and a check of the entry's owner. In a pool without a destroy hook (sampled leak
  * detection included, for acquisitions it does not track, see {@link SampleCountdown}), the
  * private-slot acquire is a plain read and a plain write of the slot and one counter increment,
- * the release a release store and one counter increment (sampled: and a read of the tracker
- * table's size), both counters the owner's own fields: no atomic instruction, no shared write,
+ * the release one flag ({@link PrivateSlotFields#fastPut}: a permit, no hook), a release store
+ * and one counter increment (sampled: and a read of the tracker table's size), both counters the owner's own fields: no atomic instruction, no shared write,
  * no closed check, no virtual-thread check (a virtual thread never owns a table entry, so
  * it always misses and takes the slow path). See {@link PrivateSlot} for why a third party that
  * only forgets objects needs no more, and why a pool with a destroy hook needs a compare-and-set
@@ -270,26 +270,19 @@ final class UnboundedPool<T> implements Pool<T> {
         PrivateSlot s = table[index(t)];
         if (s != null && s.owner == t) {
             Object cur = s.item;
-            if (!s.plain && (s.exact || !s.leaks.isEmpty())) {
-                releaseChecked(s, cur, object);
+            int f; // an empty slot, not a double release, a permit, no hook, no tracker out:
+            if (cur == null && object != s.lastShared && (f = s.fastPut) != PrivateSlot.NO_FAST_PUT
+                    && (f == PrivateSlot.PLAIN_PUT || s.leaks.isEmpty())) {
+                s.putPlain(object);
                 return;
             }
-            if (cur == object || object == s.lastShared && DoubleRelease.idle(stripes, s)) {
-                throw DoubleRelease.of(name, object);
-            }
-            if (reset == null || hooks.resetOrDrop(object, s, null)) {
-                if (cur == null && s.mayPut) {
-                    s.put(object);
-                    return;
-                }
-                releaseOwn(s, cur, object);
-            }
+            releaseChecked(s, cur, object);
             return;
         }
         releaseSlow(t, object);
     }
 
-    /** A release to a slot that is not plain: a destroy hook, or sampled leak detection. */
+    /** A release to the caller's own slot that is not a plain put (see {@link PrivateSlot#fastPut}). */
     private void releaseChecked(PrivateSlot s, Object cur, T object) {
         if (sampler != null) {
             sampling.releasedTracked(s, object); // first: its report of a double release is richer
@@ -412,7 +405,8 @@ final class UnboundedPool<T> implements Pool<T> {
         if (last != null && last.reaped == 0 && last.ownerDead()) {
             EngineHooks.rethrowVmError(aging.reap(last));
         }
-        PrivateSlot s = new PrivateSlot(t, nextHome.getAndIncrement() & mask, exact, sampler == null ? null : sampler.table());
+        PrivateSlot s = new PrivateSlot(t, nextHome.getAndIncrement() & mask, exact,
+                sampler == null ? null : sampler.table(), reset != null);
         if (sampler != null) {
             sampling.start(s);
         }
