@@ -77,6 +77,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     private final Consumer<? super T> reset;
     private final Consumer<? super T> destroy;
     private final Predicate<? super T> validate;
+    private final Predicate<? super T> retain;
     private final int maxTotal;
     private final int minIdle;
     private final long acquireTimeoutNanos;
@@ -99,6 +100,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         this.reset = b.reset;
         this.destroy = b.destroy;
         this.validate = b.validate;
+        this.retain = b.retain;
         this.maxTotal = b.maxTotal;
         this.minIdle = Math.max(0, b.minIdle);
         this.acquireTimeoutNanos = nanos(b.acquireTimeout != null
@@ -431,26 +433,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     @Override
     public void release(T object) {
-        if (object == null) {
-            throw new NullPointerException("release(null) on pool '" + name
-                    + "': pass the object that acquire() returned");
-        }
         BoundedLocal l = threads.local();
-        BoundedEntry e = l != null ? l.hint : null;
-        if (e == null || !e.holds(object)) {
-            e = find(object);
-        }
-        if (e == null) {
-            throw new IllegalArgumentException("pool '" + name + "': release of a "
-                    + object.getClass().getName() + " that this pool does not hold: it came from "
-                    + "another pool or from new, or was already released and destroyed. "
-                    + "The pool was not changed");
-        }
-        if (!e.cas(BoundedEntry.BORROWED, BoundedEntry.RESERVED)) {
-            throw new IllegalStateException("pool '" + name + "': a " + object.getClass().getName()
-                    + " was released twice; the second release was ignored. After release(x), "
-                    + "x belongs to the pool: drop every reference to it");
-        }
+        BoundedEntry e = claim(l, object, "release");
         threads.count(l, Counts.RELEASED);
         if (reset != null) {
             Throwable t = Hooks.run(reset, object, "reset", name, threads.counts, "destroyed instead of pooled");
@@ -459,11 +443,72 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 return;
             }
         }
+        if (retain != null && !retainedOrDestroyed(e, object)) {
+            return;
+        }
         if (closed || e.ref.expired) {
             Hooks.rethrow(destroyOwned(e, object));
             return;
         }
         publish(e, object, maintenance.epoch());
+    }
+
+    /** Destroys {@code object} instead of pooling it; its capacity comes back. */
+    @Override
+    public void invalidate(T object) {
+        BoundedLocal l = threads.local();
+        BoundedEntry e = claim(l, object, "invalidate");
+        threads.count(l, Counts.RELEASED);
+        threads.add(Counts.INVALIDATED, 1);
+        Hooks.rethrow(destroyOwned(e, object));
+    }
+
+    /**
+     * The entry of {@code object}, moved from BORROWED to RESERVED for the caller; throws, the
+     * pool unchanged, if the object is not this pool's or not borrowed.
+     */
+    private BoundedEntry claim(BoundedLocal l, T object, String call) {
+        if (object == null) {
+            throw new NullPointerException(call + "(null) on pool '" + name
+                    + "': pass the object that acquire() returned");
+        }
+        BoundedEntry e = l != null ? l.hint : null;
+        if (e == null || !e.holds(object)) {
+            e = find(object);
+        }
+        if (e == null) {
+            throw new IllegalArgumentException("pool '" + name + "': " + call + " of a "
+                    + object.getClass().getName() + " that this pool does not hold: it came from "
+                    + "another pool or from new, or was already given back and destroyed. "
+                    + "The pool was not changed");
+        }
+        if (!e.cas(BoundedEntry.BORROWED, BoundedEntry.RESERVED)) {
+            throw new IllegalStateException("pool '" + name + "': a " + object.getClass().getName()
+                    + (call.equals("release") ? " was released twice" : " was invalidated after "
+                    + "it was given back") + "; the second call was ignored. After release(x) or "
+                    + "invalidate(x), x belongs to the pool: drop every reference to it");
+        }
+        return e;
+    }
+
+    /**
+     * Whether the retain predicate keeps {@code object}; if not (it refused or threw, the throw
+     * logged and counted), destroys it and frees its entry {@code e}, then rethrows a
+     * {@link VirtualMachineError} of either hook.
+     */
+    private boolean retainedOrDestroyed(BoundedEntry e, T object) {
+        Throwable t = null;
+        try {
+            if (retain.test(object)) {
+                return true;
+            }
+        } catch (Throwable x) {
+            t = x;
+            Hooks.failed("retainIf", object, name, threads.counts, "destroyed instead of pooled", x);
+        }
+        threads.add(Counts.NOT_RETAINED, 1);
+        Hooks.rethrow(Hooks.fatal(t, destroyOwned(e, object)));
+        return false;
     }
 
     private BoundedEntry find(Object x) {

@@ -184,7 +184,7 @@ final class UnboundedPool<T> implements Pool<T> {
                 return acquireShared(Threads.stripeOf(t, mask), null, null);
             }
             if (closed) {
-                throw closed(fallbackSlot());
+                throw UnboundedAging.closed(this, fallbackSlot());
             }
             s = ownSlot(t);
         }
@@ -199,7 +199,7 @@ final class UnboundedPool<T> implements Pool<T> {
     @SuppressWarnings("unchecked")
     private T acquireShared(int home, PrivateSlot slot, long[] shared) {
         if (closed) {
-            throw closed(slot);
+            throw UnboundedAging.closed(this, slot);
         }
         if (slot == null && shared == null) {
             shared = stripes[home].counts;
@@ -236,20 +236,6 @@ final class UnboundedPool<T> implements Pool<T> {
         return sampler == null ? (T) x : sampling.acquired(slot, (T) x, false);
     }
 
-    /**
-     * The exception of an acquire on a closed pool. A release that raced close may have left its
-     * object in the caller's slot (a pool without a destroy hook): forgotten here.
-     */
-    private PoolClosedException closed(PrivateSlot own) {
-        if (own != null) {
-            Object x = own.peek();
-            if (x != null && own.takeFromOutside(x)) {
-                EngineHooks.rethrowVmError(hooks.drop(x, own, null));
-            }
-        }
-        return new PoolClosedException(name);
-    }
-
     @Override
     public Lease<T> lease() {
         T x = acquire();
@@ -263,8 +249,7 @@ final class UnboundedPool<T> implements Pool<T> {
     @Override
     public void release(T object) {
         if (object == null) {
-            throw new NullPointerException("release(null) on pool '" + name
-                    + "': pass the object that acquire() returned");
+            throw ReleaseChecks.nullObject("release", name);
         }
         Thread t = Thread.currentThread();
         PrivateSlot s = table[index(t)];
@@ -282,13 +267,32 @@ final class UnboundedPool<T> implements Pool<T> {
         releaseSlow(t, object);
     }
 
+    /** Destroys {@code object} instead of pooling it; a rare path, counted like the slow ones. */
+    @Override
+    public void invalidate(T object) {
+        if (object == null) {
+            throw ReleaseChecks.nullObject("invalidate", name);
+        }
+        if (sampler != null && !sampler.nothingTracked()) {
+            sampler.releasedSampled(object);
+        }
+        Thread t = Thread.currentThread();
+        PrivateSlot s = table[index(t)];
+        if (s == null || s.owner != t) {
+            s = null; // a virtual thread, a collision, or closed: count in the pool's counters
+        } else if (s.item == object || object == s.lastShared && ReleaseChecks.idle(stripes, s)) {
+            throw ReleaseChecks.doubleRelease(name, object);
+        }
+        hooks.invalidated(object, s, poolCounts);
+    }
+
     /** A release to the caller's own slot that is not a plain put (see {@link PrivateSlot#fastPut}). */
     private void releaseChecked(PrivateSlot s, Object cur, T object) {
         if (sampler != null) {
             sampling.releasedTracked(s, object); // first: its report of a double release is richer
         }
-        if (cur == object || object == s.lastShared && DoubleRelease.idle(stripes, s)) {
-            throw DoubleRelease.of(name, object);
+        if (cur == object || object == s.lastShared && ReleaseChecks.idle(stripes, s)) {
+            throw ReleaseChecks.doubleRelease(name, object);
         }
         if (reset == null || hooks.resetOrDrop(object, s, null)) {
             releaseOwn(s, cur, object);
@@ -320,8 +324,8 @@ final class UnboundedPool<T> implements Pool<T> {
         }
         PrivateSlot s = ownSlot(t);
         Object cur = s.item;
-        if (cur == object || object == s.lastShared && DoubleRelease.idle(stripes, s)) {
-            throw DoubleRelease.of(name, object);
+        if (cur == object || object == s.lastShared && ReleaseChecks.idle(stripes, s)) {
+            throw ReleaseChecks.doubleRelease(name, object);
         }
         if (reset == null || hooks.resetOrDrop(object, s, null)) {
             releaseOwn(s, cur, object);

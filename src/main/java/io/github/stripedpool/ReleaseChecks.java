@@ -1,8 +1,8 @@
 package io.github.stripedpool;
 
 /**
- * How the unbounded engine tells a second release of an object from a legitimate one, without
- * leak detection: the object is in the releasing thread's private slot, or it is the object that
+ * The unbounded engine's checks of a release's argument, and their exceptions. How it tells a
+ * second release of an object from a legitimate one, without leak detection: the object is in the releasing thread's private slot, or it is the object that
  * thread last released to a stripe ({@link PrivateSlotFields#lastShared}) and it is still idle
  * there.
  *
@@ -16,8 +16,8 @@ package io.github.stripedpool;
  * pushed again by someone else is idle in the pool, so releasing it again is double too.
  * Stateless.
  */
-final class DoubleRelease {
-    private DoubleRelease() {
+final class ReleaseChecks {
+    private ReleaseChecks() {
     }
 
     /**
@@ -36,8 +36,14 @@ final class DoubleRelease {
         return false;
     }
 
+    /** The exception of a {@code release(null)} or an {@code invalidate(null)}. */
+    static NullPointerException nullObject(String call, String pool) {
+        return new NullPointerException(call + "(null) on pool '" + pool
+                + "': pass the object that acquire() returned");
+    }
+
     /** The exception of a release of an object that is already back in the pool. */
-    static IllegalStateException of(String pool, Object x) {
+    static IllegalStateException doubleRelease(String pool, Object x) {
         return new IllegalStateException("pool '" + pool + "': a " + x.getClass().getName()
                 + " was released twice: it is already back in the pool (this thread released it "
                 + "last, and it is still idle there). This second release was ignored. After "

@@ -9,7 +9,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * The double-release check of the unbounded engine ({@link DoubleRelease#idle}) against the taker
+ * The double-release check of the unbounded engine ({@link ReleaseChecks#idle}) against the taker
  * that hands the object back. The releasing thread's slot remembers {@code item} as the object it
  * last pushed to the stripe; a taker pops it and hands it back through a volatile field; the
  * releasing thread, once it has it in hand, asks whether a release of it would be double.
@@ -18,20 +18,20 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * back yet (it then asks about an object it does not hold: the answer is not checked).
  */
 @JCStressTest
-@Description("DoubleRelease: an object taken from the stripe and handed back is never called idle")
+@Description("ReleaseChecks: an object taken from the stripe and handed back is never called idle")
 @Outcome(id = "1, 0", expect = Expect.ACCEPTABLE, desc = "handed back, and released as it should be")
 @Outcome(id = "1, -1", expect = Expect.ACCEPTABLE, desc = "not handed back yet")
 @Outcome(id = "1, 1", expect = Expect.FORBIDDEN,
         desc = "the releaser holds the object from the taker but saw it idle: a false double release")
 @Outcome(expect = Expect.FORBIDDEN, desc = "the taker did not get the only idle object")
 @State
-public class DoubleReleaseVsHandBackRace {
+public class ReleaseChecksHandBackRace {
     private final Stripe[] stripes = {new Stripe(4)};
     private final PrivateSlot slot = new PrivateSlot(Thread.currentThread(), 0, false);
     private final Object item = new Object();
     private volatile Object handed;
 
-    public DoubleReleaseVsHandBackRace() {
+    public ReleaseChecksHandBackRace() {
         stripes[0].push(item, 0);
         slot.lastShared = item;
     }
@@ -46,7 +46,7 @@ public class DoubleReleaseVsHandBackRace {
     @Actor
     public void releaser(II_Result r) {
         if (handed == item) {
-            r.r2 = DoubleRelease.idle(stripes, slot) ? 1 : 0;
+            r.r2 = ReleaseChecks.idle(stripes, slot) ? 1 : 0;
         } else {
             r.r2 = -1;
         }
