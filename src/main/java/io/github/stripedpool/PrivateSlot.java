@@ -15,6 +15,13 @@ import java.lang.invoke.VarHandle;
  * a compare-and-set from the object it read, so that a third party never erases an object put
  * after it looked: a CAS from {@code x} succeeds only while {@code x} itself is in the slot.
  *
+ * <p>The spare entry ({@link #spare}), in plain slots only, follows the same rules: owner-only
+ * non-null writes ({@link #putSpare}), plain takes by the owner ({@link #takeSpare}, on the
+ * acquire's slow path only), compare-and-set takes by third parties, which only forget what they
+ * take from a live owner. While the spare is full the release fast path is closed
+ * ({@link #fastPut}), so that a second release of the spare's object always meets the checked
+ * path, which compares with the spare. Aging ages it by its own put count ({@link #sparePuts}).
+ *
  * <p>Two modes, fixed when the slot is made ({@link #exact}):
  * <ul>
  *   <li><b>Plain</b> (a pool without a destroy hook). The owner takes with a plain read and a
@@ -49,12 +56,14 @@ final class PrivateSlot extends PrivateSlotFields {
     long t00, t01, t02, t03, t04, t05, t06, t07, t08, t09, t10, t11, t12, t13, t14, t15;
 
     private static final VarHandle ITEM;
+    private static final VarHandle SPARE;
     private static final VarHandle REAPED;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             ITEM = l.findVarHandle(PrivateSlotFields.class, "item", Object.class);
+            SPARE = l.findVarHandle(PrivateSlotFields.class, "spare", Object.class);
             REAPED = l.findVarHandle(PrivateSlotFields.class, "reaped", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -116,6 +125,52 @@ final class PrivateSlot extends PrivateSlotFields {
         ITEM.setRelease(this, x);
     }
 
+    /**
+     * The owner takes the object of its {@link #spare} entry (a plain slot only), or gets null.
+     * Reopens the release fast path, which a full spare closes (see {@link #putSpare}).
+     */
+    Object takeSpare() {
+        Object x = spare;
+        if (x != null) {
+            spare = null; // plain: a third party only forgets, as with item
+            privateHits++;
+        }
+        spareChecked();
+        return x;
+    }
+
+    /**
+     * The owner saw its spare empty (or emptied it): reopens the release fast path if it holds
+     * a permit. Only the owner fills the spare, so an empty spare read by the owner is empty.
+     */
+    void spareChecked() {
+        if (mayPut && spare == null) {
+            fastPut = fastPutOnPermit;
+        }
+    }
+
+    /**
+     * The owner puts {@code x} in its empty spare entry (a plain slot that holds a spare permit).
+     * Closes the release fast path while the spare is full, so that the fast path, which checks
+     * only {@link #item} and {@link #lastShared}, never takes a second release of the spare's
+     * object; the checked path compares with the spare too.
+     */
+    void putSpare(Object x) {
+        sparePuts++;
+        fastPut = NO_FAST_PUT;
+        SPARE.setRelease(this, x);
+    }
+
+    /** Any thread (aging, close, stats of a closed pool) takes the spare's {@code x}. */
+    boolean takeSpareFromOutside(Object x) {
+        return SPARE.compareAndSet(this, x, null);
+    }
+
+    /** The spare's object as a third party sees it. */
+    Object peekSpare() {
+        return SPARE.getAcquire(this);
+    }
+
     /** Any thread (aging, close, stats of a closed pool) takes {@code x} if it is still there. */
     boolean takeFromOutside(Object x) {
         return ITEM.compareAndSet(this, x, null);
@@ -139,7 +194,7 @@ final class PrivateSlot extends PrivateSlotFields {
     void sumInto(long[] sums) {
         sums[Counts.DROPPED] += dropped;
         sums[Counts.RELEASED] += sharedReleases;
-        sums[Counts.PUTS] += puts;
+        sums[Counts.PUTS] += puts + sparePuts;
         VarHandle.acquireFence();
         sums[Counts.CREATED] += created;
         sums[Counts.HIT_PRIVATE] += privateHits;
@@ -205,6 +260,25 @@ abstract class PrivateSlotFields extends PadHead {
     long countdown;
     /** Whether this thread holds one of the pool's private-slot permits; owner only. */
     boolean mayPut;
+    /**
+     * A second idle object behind {@link #item}, in a slot that is not {@link #exact} and whose
+     * owner holds a second permit ({@link #maySpare}): a thread that holds two objects at once
+     * cycles them here instead of through a stripe. Written like {@link #item}: only the owner
+     * writes a non-null value; the owner takes with plain accesses, third parties by
+     * compare-and-set, and they only forget what they take from a live owner.
+     */
+    Object spare;
+    /** Whether this thread holds a second permit, for {@link #spare}; owner only. */
+    boolean maySpare;
+    /** Index of the stripe whose capacity the spare's permit reserved, or -1. */
+    int spareStripe = -1;
+    /** Aging epoch in which this thread last tried for a spare permit; owner only. */
+    int spareTry = -1;
+    /** Puts into {@link #spare}: counted as puts, and the spare's aging clock. Owner only. */
+    long sparePuts;
+    /** Aging thread only: {@link #sparePuts} at the last cycle, and whether the spare was full. */
+    long agingSparePuts = -1;
+    boolean agingSawSpare;
     /**
      * What the owner's release may do on its fast path, in one field so that the path reads
      * one flag rather than four: {@link #NO_FAST_PUT} until the thread holds a permit

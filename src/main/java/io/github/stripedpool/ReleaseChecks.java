@@ -21,6 +21,15 @@ final class ReleaseChecks {
     }
 
     /**
+     * Whether a release of {@code x} by the owner of {@code s}, whose {@link PrivateSlotFields#item}
+     * it read as {@code cur}, is a second one: {@code x} is idle in the slot, in its spare, or in
+     * a stripe where this thread pushed it last.
+     */
+    static boolean twice(Stripe[] stripes, PrivateSlot s, Object cur, Object x) {
+        return cur == x || x == s.spare || x == s.lastShared && idle(stripes, s);
+    }
+
+    /**
      * Whether the slot's {@code lastShared} object is still idle in a stripe; if not, forgets it,
      * since this thread holds it again.
      */

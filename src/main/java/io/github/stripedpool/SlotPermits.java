@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * threads have no private slot (virtual threads) still keeps up to {@code maxIdle} idle. A slot
  * asks at most once per aging epoch ({@link PrivateSlotFields#permitTry}, owner only), so a
  * thread refused once does not contend on {@link #left} at every release. A permit comes back
- * when its slot is reaped ({@link #giveBack}), by exactly one reaper.
+ * when its slot is reaped ({@link #giveBack}), by exactly one reaper. A plain slot may hold a
+ * second permit, for its spare entry ({@link PrivateSlotFields#spare}), lent the same way.
  */
 final class SlotPermits {
     /** Permits left to lend. */
@@ -27,33 +28,62 @@ final class SlotPermits {
         this.mask = stripes.length - 1;
     }
 
-    /** Tries, once per aging epoch, to borrow a stripe's unit of capacity for the slot {@code s}. */
+    /**
+     * Tries, once per aging epoch, to borrow a stripe's unit of capacity for the slot {@code s}:
+     * its first permit, or, once it holds that one, the permit of its spare entry (asked for by
+     * plain slots only).
+     */
     boolean tryLend(PrivateSlot s, int epoch) {
-        if (s.permitTry == epoch) {
+        boolean spare = s.mayPut;
+        if ((spare ? s.spareTry : s.permitTry) == epoch) {
             return false;
         }
-        s.permitTry = epoch;
+        if (spare) {
+            s.spareTry = epoch;
+        } else {
+            s.permitTry = epoch;
+        }
+        int k = lend(s.home);
+        if (k < 0) {
+            return false;
+        }
+        if (spare) {
+            s.spareStripe = k;
+            s.maySpare = true;
+        } else {
+            s.permitStripe = k;
+            s.permitted();
+        }
+        return true;
+    }
+
+    /** One unit of a stripe's capacity, from {@code home} on: the stripe's index, or -1. */
+    private int lend(int home) {
         for (int p = left.get(); p > 0; p = left.get()) {
             if (left.compareAndSet(p, p - 1)) {
                 for (int i = 0; i < stripes.length; i++) {
-                    int k = (s.home + i) & mask;
+                    int k = (home + i) & mask;
                     if (stripes[k].lendPermit()) {
-                        s.permitStripe = k;
-                        s.permitted();
-                        return true;
+                        return k;
                     }
                 }
                 left.incrementAndGet();
-                return false;
+                return -1;
             }
         }
-        return false;
+        return -1;
     }
 
-    /** Returns the permit of a reaped slot that held one. */
+    /** Returns the permits of a reaped slot. */
     void giveBack(PrivateSlot s) {
-        stripes[s.permitStripe].returnPermit();
-        left.incrementAndGet();
+        if (s.mayPut) {
+            stripes[s.permitStripe].returnPermit();
+            left.incrementAndGet();
+        }
+        if (s.maySpare) {
+            stripes[s.spareStripe].returnPermit();
+            left.incrementAndGet();
+        }
     }
 
     /** Lends no more permits: every later release goes to the stripes. For tests. */

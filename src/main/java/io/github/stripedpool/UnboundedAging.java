@@ -108,6 +108,17 @@ final class UnboundedAging {
                 slot.agingSawItem = x != null;
             }
             slot.agingPuts = puts;
+            Object y = slot.peekSpare(); // the spare entry, aged by its own put count likewise
+            long sparePuts = slot.sparePuts;
+            if (y != null && slot.agingSawSpare && sparePuts == slot.agingSparePuts) {
+                if (slot.takeSpareFromOutside(y)) {
+                    first.accept(y);
+                }
+                slot.agingSawSpare = false;
+            } else {
+                slot.agingSawSpare = y != null;
+            }
+            slot.agingSparePuts = sparePuts;
         }
         cycles = cycles + 1;
         return first.error;
@@ -127,15 +138,17 @@ final class UnboundedAging {
         final UnboundedPool<?> p = pool;
         // The owner is dead: its last writes happen-before ownerDead() returned true.
         Throwable err = null;
-        if (slot.mayPut) {
-            p.permits.giveBack(slot);
-        }
+        p.permits.giveBack(slot);
         Object x = slot.peek();
         if (x != null && slot.takeFromOutside(x)) {
             boolean idleThroughACycle = slot.agingSawItem && slot.agingPuts == slot.puts;
-            if (idleThroughACycle || p.closed || !p.push(x, slot.home, p.epoch - 1)) {
-                err = p.hooks.drop(x, null, p.poolCounts);
-            }
+            err = reuseOrDrop(x, idleThroughACycle, slot.home);
+        }
+        Object y = slot.peekSpare();
+        if (y != null && slot.takeSpareFromOutside(y)) {
+            boolean idleThroughACycle = slot.agingSawSpare && slot.agingSparePuts == slot.sparePuts;
+            Throwable e = reuseOrDrop(y, idleThroughACycle, slot.home);
+            err = err != null ? err : e;
         }
         long[] sums = new long[Counts.SIZE];
         slot.sumInto(sums);
@@ -160,7 +173,20 @@ final class UnboundedAging {
             if (x != null && slot.takeFromOutside(x)) {
                 dropper.accept(x);
             }
+            Object y = slot.peekSpare();
+            if (y != null && slot.takeSpareFromOutside(y)) {
+                dropper.accept(y);
+            }
         }
+    }
+
+    /** A dead owner's object: back to the stripes as a victim, or dropped. */
+    private Throwable reuseOrDrop(Object x, boolean idleThroughACycle, int home) {
+        final UnboundedPool<?> p = pool;
+        if (idleThroughACycle || p.closed || !p.push(x, home, p.epoch - 1)) {
+            return p.hooks.drop(x, null, p.poolCounts);
+        }
+        return null;
     }
 
     /**
@@ -172,6 +198,10 @@ final class UnboundedAging {
             Object x = own.peek();
             if (x != null && own.takeFromOutside(x)) {
                 EngineHooks.rethrowVmError(pool.hooks.drop(x, own, null));
+            }
+            Object y = own.peekSpare();
+            if (y != null && own.takeSpareFromOutside(y)) {
+                EngineHooks.rethrowVmError(pool.hooks.drop(y, own, null));
             }
         }
         return new PoolClosedException(pool.name());

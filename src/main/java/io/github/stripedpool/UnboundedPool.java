@@ -12,8 +12,9 @@ import java.util.function.Consumer;
  *
  * <p>Structure, from the cheapest tier to the dearest:
  * <ol>
- *   <li>a {@link PrivateSlot} per platform thread (one object; no other thread touches it except
- *       aging, close and the reaping of a dead owner);</li>
+ *   <li>a {@link PrivateSlot} per platform thread (one object, and a second in its spare entry
+ *       when the pool has no destroy hook; no other thread touches it except aging, close and
+ *       the reaping of a dead owner);</li>
  *   <li>the thread's home {@link Stripe}, about one per processor, assigned round-robin;</li>
  *   <li>the other stripes (stealing);</li>
  *   <li>victims: objects in any stripe that have already survived an aging cycle idle;</li>
@@ -46,7 +47,7 @@ import java.util.function.Consumer;
  *       taker, and a private slot's object reaches another thread only after its owner died.</li>
  *   <li><b>maxIdle.</b> The stripes' slots add up to {@code maxIdle}. A platform thread that
  *       puts objects in its private slot first borrows one unit of a stripe's capacity (a
- *       permit, see {@link SlotPermits}). So idle objects never exceed {@code maxIdle}, by
+ *       permit, see {@link SlotPermits}), and one more for its spare entry. So idle objects never exceed {@code maxIdle}, by
  *       construction.</li>
  *   <li><b>Closed.</b> {@link #close} sets {@link #closed}, swaps {@link #table} for an empty
  *       one, then takes every object out of every slot. The table is read with a volatile read
@@ -189,7 +190,7 @@ final class UnboundedPool<T> implements Pool<T> {
             s = ownSlot(t);
         }
         Object x = s.take();
-        if (x != null) {
+        if (x != null || (x = s.takeSpare()) != null) {
             return sampler == null ? (T) x : sampling.acquired(s, (T) x, true);
         }
         return acquireShared(s.home, s, null);
@@ -280,7 +281,7 @@ final class UnboundedPool<T> implements Pool<T> {
         PrivateSlot s = table[index(t)];
         if (s == null || s.owner != t) {
             s = null; // a virtual thread, a collision, or closed: count in the pool's counters
-        } else if (s.item == object || object == s.lastShared && ReleaseChecks.idle(stripes, s)) {
+        } else if (ReleaseChecks.twice(stripes, s, s.item, object)) {
             throw ReleaseChecks.doubleRelease(name, object);
         }
         hooks.invalidated(object, s, poolCounts);
@@ -291,7 +292,7 @@ final class UnboundedPool<T> implements Pool<T> {
         if (sampler != null) {
             sampling.releasedTracked(s, object); // first: its report of a double release is richer
         }
-        if (cur == object || object == s.lastShared && ReleaseChecks.idle(stripes, s)) {
+        if (ReleaseChecks.twice(stripes, s, cur, object)) {
             throw ReleaseChecks.doubleRelease(name, object);
         }
         if (reset == null || hooks.resetOrDrop(object, s, null)) {
@@ -324,7 +325,7 @@ final class UnboundedPool<T> implements Pool<T> {
         }
         PrivateSlot s = ownSlot(t);
         Object cur = s.item;
-        if (cur == object || object == s.lastShared && ReleaseChecks.idle(stripes, s)) {
+        if (ReleaseChecks.twice(stripes, s, cur, object)) {
             throw ReleaseChecks.doubleRelease(name, object);
         }
         if (reset == null || hooks.resetOrDrop(object, s, null)) {
@@ -344,6 +345,11 @@ final class UnboundedPool<T> implements Pool<T> {
             if (s.exact && closed && s.takeFromOutside(x)) {
                 EngineHooks.rethrowVmError(hooks.drop(x, s, null));
             }
+            s.spareChecked();
+            return;
+        }
+        if (cur != null && !s.exact && s.spare == null && (s.maySpare || permits.tryLend(s, epoch))) {
+            s.putSpare(x); // plain, like a plain put: see PrivateSlotFields#spare
             return;
         }
         s.sharedReleases++;

@@ -34,6 +34,9 @@ final class UnboundedStats {
             if (slot.peek() != null) {
                 idle++;
             }
+            if (slot.peekSpare() != null) {
+                idle++;
+            }
         }
         sums[Counts.RELEASED] += sums[Counts.PUTS];
         return new PoolStats(name, sums, agingCycles, idle, maxIdle, closed);

@@ -271,8 +271,10 @@ class EngineDefectTest {
         try (UnboundedPool<Tracked> pool = engine(b, "hand-back")) {
             Tracked y = other.submit(() -> {
                 Tracked kept = pool.acquire();
+                Tracked spare = pool.acquire();
                 Tracked pushed = pool.acquire();
                 pool.release(kept); // fills that thread's slot
+                pool.release(spare); // and its spare entry, if it has one (no destroy hook)
                 pool.release(pushed); // so this one goes to a stripe: its last pushed object
                 assertThrows(IllegalStateException.class, () -> pool.release(pushed),
                         "still idle in a stripe: a double release");

@@ -51,7 +51,7 @@ class PaddingLayoutTest {
     void privateSlotCountersArePaddedOnBothSides() {
         for (String counter : new String[] {"privateHits", "puts", "sharedReleases", "created",
                 "dropped", "homeHits", "stolenHits", "victimHits", "misses", "hookFailures",
-                "lastShared", "mayPut", "fastPut", "fastUntil"}) {
+                "lastShared", "mayPut", "fastPut", "fastUntil", "spare", "sparePuts"}) {
             assertHotFieldPadded(PrivateSlot.class, counter);
         }
     }

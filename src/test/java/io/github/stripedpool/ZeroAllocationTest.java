@@ -85,20 +85,34 @@ class ZeroAllocationTest {
     }
 
     @Test
+    void steadyAcquireReleaseThroughTheSpareAllocatesNothing() {
+        PoolStats s = heldCyclesAllocateNothing(2, "private slot + spare");
+        // Each cycle takes one object from the private slot and one from its spare entry.
+        assertTrue(s.privateHits() >= 2L * (WARM_UP_CYCLES + MEASURED_CYCLES) - 2, s::toString);
+        assertEquals(0, s.homeHits() + s.stolenHits() + s.victimHits(), s::toString);
+    }
+
+    @Test
     void steadyAcquireReleaseThroughAStripeAllocatesNothing() {
+        PoolStats s = heldCyclesAllocateNothing(3, "private slot + spare + stripe");
+        // Each cycle takes the third object from a stripe.
+        assertTrue(s.homeHits() + s.stolenHits() + s.victimHits()
+                >= WARM_UP_CYCLES + MEASURED_CYCLES - 1, s::toString);
+    }
+
+    /** Measures {@link #heldCycles} with {@code k} objects; returns the pool's stats before close. */
+    private static PoolStats heldCyclesAllocateNothing(int k, String path) {
         try (Pool<byte[]> pool = Pool.builder(() -> new byte[64]).reset(b -> b[0] = 0)
-                .leakDetection(LeakDetection.DISABLED).name("zero-alloc-stripe").build()) {
-            twoObjectCycles(pool, WARM_UP_CYCLES);
+                .leakDetection(LeakDetection.DISABLED).name("zero-alloc-" + k).build()) {
+            heldCycles(pool, k, WARM_UP_CYCLES);
             long before = allocatedByThisThread();
-            long checksum = twoObjectCycles(pool, MEASURED_CYCLES);
+            long checksum = heldCycles(pool, k, MEASURED_CYCLES);
             long bytes = allocatedByThisThread() - before;
-            report("private slot + stripe", bytes, checksum);
+            report(path, bytes, checksum);
             PoolStats s = pool.stats();
-            assertEquals(2, s.created(), s::toString);
-            // Each cycle takes one object from the private slot and one from a stripe.
-            assertTrue(s.homeHits() + s.stolenHits() + s.victimHits()
-                    >= WARM_UP_CYCLES + MEASURED_CYCLES - 1, s::toString);
+            assertEquals(k, s.created(), s::toString);
             assertBytesPerCycle(bytes);
+            return s;
         }
     }
 
@@ -115,19 +129,22 @@ class ZeroAllocationTest {
     }
 
     /**
-     * Holds two objects at once, so that every release of the second finds the private slot
-     * taken and goes to the home stripe, and every second acquire comes from there.
+     * Holds {@code k} objects at once and releases them in reverse: with two, the second goes to
+     * the private slot's spare entry; with three, the third finds both taken and goes to the
+     * home stripe, and every third acquire comes from there.
      */
-    private static long twoObjectCycles(Pool<byte[]> pool, int cycles) {
+    private static long heldCycles(Pool<byte[]> pool, int k, int cycles) {
+        byte[][] held = new byte[k][];
         long sum = 0;
         for (int i = 0; i < cycles; i++) {
-            byte[] a = pool.acquire();
-            byte[] b = pool.acquire();
-            a[0] = (byte) i;
-            b[0] = (byte) i;
-            sum += a.length + b.length;
-            pool.release(b);
-            pool.release(a);
+            for (int j = 0; j < k; j++) {
+                held[j] = pool.acquire();
+                held[j][0] = (byte) i;
+                sum += held[j].length;
+            }
+            for (int j = k - 1; j >= 0; j--) {
+                pool.release(held[j]);
+            }
         }
         return sum;
     }

@@ -1,0 +1,60 @@
+package io.github.stripedpool;
+
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.IIII_Result;
+
+/**
+ * The spare entry of a plain slot (no destroy hook). The slot holds {@code a}, its spare
+ * {@code b}; the owner takes both (the slot's object, then the spare's, plain accesses) and puts
+ * {@code c} back in the spare, while aging forgets the spare's object (peek, then CAS from what
+ * it saw). Result: r1 = 1 if the owner got {@code b}; r2 = 1 if aging took {@code b}, 3 if it
+ * took {@code c}; r3 = 1 if {@code c} is in the spare at the end; r4 = 1 if {@code b} is.
+ * Aging may forget {@code b} while the owner takes it (it only forgets); it must never erase
+ * {@code c}, put after it looked, nor leave {@code b} behind.
+ */
+@JCStressTest
+@Description("PrivateSlot spare, plain mode: owner's take and put race aging's forget of the spare")
+@Outcome(id = "1, 0, 1, 0", expect = Expect.ACCEPTABLE, desc = "the owner got b; aging saw nothing or lost its CAS")
+@Outcome(id = "0, 1, 1, 0", expect = Expect.ACCEPTABLE, desc = "aging forgot b first; the owner found the spare empty")
+@Outcome(id = "1, 1, 1, 0", expect = Expect.ACCEPTABLE_INTERESTING,
+        desc = "both got b: the owner keeps using it, aging only forgot it")
+@Outcome(id = "1, 3, 0, 0", expect = Expect.ACCEPTABLE, desc = "aging came after the put and forgot c, which it saw")
+@Outcome(expect = Expect.FORBIDDEN, desc = "b stayed or vanished, or c was erased unseen")
+@State
+public class PrivateSlotSpareTakeVsForgetRace {
+    private final PrivateSlot slot = new PrivateSlot(Thread.currentThread(), 0, false);
+    private final Object a = new Object();
+    private final Object b = new Object();
+    private final Object c = new Object();
+
+    public PrivateSlotSpareTakeVsForgetRace() {
+        slot.put(a);
+        slot.putSpare(b);
+    }
+
+    @Actor
+    public void owner(IIII_Result r) {
+        slot.take();
+        r.r1 = slot.takeSpare() == b ? 1 : 0;
+        slot.putSpare(c);
+    }
+
+    @Actor
+    public void aging(IIII_Result r) {
+        Object x = slot.peekSpare();
+        r.r2 = x != null && slot.takeSpareFromOutside(x) ? (x == b ? 1 : x == c ? 3 : 9) : 0;
+    }
+
+    @Arbiter
+    public void left(IIII_Result r) {
+        Object x = slot.peekSpare();
+        r.r3 = x == c ? 1 : 0;
+        r.r4 = x == b ? 1 : 0;
+    }
+}
