@@ -144,8 +144,8 @@ final class PrivateSlot extends PrivateSlotFields {
      * a permit. Only the owner fills the spare, so an empty spare read by the owner is empty.
      */
     void spareChecked() {
-        if (mayPut && spare == null) {
-            fastPut = fastPutOnPermit;
+        if (fastPut != fastPutOnPermit && mayPut && spare == null) {
+            fastPut = fastPutOnPermit; // a slot with hooks never opens it: nothing to write
         }
     }
 
