@@ -84,6 +84,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     private final int stripes;
 
     private final BoundedEntryTable table;
+    /** Object to entry, for the release of an object that is not the thread's hint. */
+    private final BoundedIndex index = new BoundedIndex();
     private final AtomicInteger live = new AtomicInteger();
     private final BoundedThreads threads;
 
@@ -315,6 +317,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                     + "': the factory returned null; it must return a new object on every call", null);
         }
         e.ref = new BoundedEntry.ObjectRef(x, maintenance.maxLifetimeNanos > 0 ? System.nanoTime() : 0L);
+        index.add(e); // before the object is handed out: see BoundedIndex
         threads.add(Counts.CREATED, 1);
         return x;
     }
@@ -438,7 +441,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         BoundedLocal l = threads.local();
         BoundedEntry e = l != null ? l.hint : null;
         if (e == null || !e.holds(object)) {
-            e = find(object);
+            e = index.find(object);
         }
         if (e == null) {
             throw new IllegalArgumentException("pool '" + name + "': release of a "
@@ -464,15 +467,6 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             return;
         }
         publish(e, object, maintenance.epoch());
-    }
-
-    private BoundedEntry find(Object x) {
-        for (BoundedEntry e : table.array()) {
-            if (e.holds(x)) {
-                return e;
-            }
-        }
-        return null;
     }
 
     /**
@@ -533,6 +527,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     }
 
     void free(BoundedEntry e) {
+        index.remove(e);
         e.ref = null;
         e.set(BoundedEntry.FREE);
         capacityBack();
@@ -633,6 +628,10 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     BoundedEntryTable table() {
         return table;
+    }
+
+    BoundedIndex index() {
+        return index;
     }
 
     BoundedThreads threads() {
