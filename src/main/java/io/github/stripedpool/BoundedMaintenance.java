@@ -165,11 +165,11 @@ final class BoundedMaintenance {
      * acquisition that finds nothing idle tries again.
      */
     void refill() {
-        for (int need = minIdle - countIdle(); need > 0 && !pool.isClosed() && pool.tryReserve(); need--) {
+        for (int need = minIdle - countIdle(); need > 0 && !pool.isClosed() && pool.capacity().tryReserve(); need--) {
             BoundedEntry e = pool.table().claimFree();
             Object x;
             try {
-                x = pool.make(e);
+                x = pool.capacity().make(e);
             } catch (ObjectCreationException t) {
                 LOG.log(System.Logger.Level.WARNING, "pool '" + pool.name() + "': could not create an "
                         + "object to keep minIdle (" + minIdle + ") ready; retrying later", t);
@@ -229,7 +229,7 @@ final class BoundedMaintenance {
         pool.threads().add(Counts.RELEASED, 1);
         pool.threads().add(Counts.DROPPED, 1);
         e.item = null;
-        pool.free(e);
+        pool.capacity().free(e);
         LOG.log(System.Logger.Level.WARNING, "pool '" + pool.name() + "': a borrowed object was "
                 + "garbage-collected without being released; its capacity was given back");
         return true;
