@@ -112,6 +112,11 @@ abstract class BoundedEntryFields extends PadHead {
     BoundedEntry.ObjectRef ref;
     /** The maintenance epoch of the last release (see {@link BoundedPool}, eviction). */
     int stamp;
+    /**
+     * The current borrowing's acquisition site and time; only in a pool that reports objects
+     * held too long (see {@link BoundedHeldTooLong} for how it is read and written).
+     */
+    volatile BoundedHeldTooLong.Borrow borrow;
 
     BoundedEntryFields(int index) {
         this.index = index;

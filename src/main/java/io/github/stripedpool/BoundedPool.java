@@ -70,6 +70,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     private final BoundedWaiting waiting;
     private volatile boolean closed;
     private final BoundedMaintenance maintenance;
+    /** Null unless the pool reports objects held too long: then one null check per cycle. */
+    private final BoundedHeldTooLong heldTooLong;
 
     private BoundedPool(PoolBuilder<T> b, String name, long starvationNanos) {
         this.name = name;
@@ -81,9 +83,11 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         this.minIdle = Math.max(0, b.minIdle);
         this.acquireTimeoutNanos = nanos(b.acquireTimeout != null
                 ? b.acquireTimeout : PoolBuilder.DEFAULT_ACQUIRE_TIMEOUT);
+        this.heldTooLong = b.heldTooLong != null
+                ? new BoundedHeldTooLong(name, nanos(b.heldTooLong), b.onLeak) : null;
         this.maintenance = new BoundedMaintenance(this, minIdle,
                 b.maxIdleTime != null ? nanos(b.maxIdleTime) : 0L,
-                b.maxLifetime != null ? nanos(b.maxLifetime) : 0L);
+                b.maxLifetime != null ? nanos(b.maxLifetime) : 0L, heldTooLong);
         this.threads = new BoundedThreads(maxTotal);
         this.capacity = new BoundedCapacity(this, b.factory, maxTotal, waitQueue, threads, maintenance);
         this.table = capacity.table;
@@ -108,14 +112,22 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     @Override
     public T acquire() {
-        return acquireNanos(acquireTimeoutNanos);
+        return watched(acquireNanos(acquireTimeoutNanos));
     }
 
     @Override
     public T acquire(Duration timeout) {
         Objects.requireNonNull(timeout,
                 "timeout is null: pass a Duration, e.g. Duration.ofSeconds(2)");
-        return acquireNanos(nanos(timeout));
+        return watched(acquireNanos(nanos(timeout)));
+    }
+
+    /** Records where and when {@code x} was acquired, if the pool reports objects held too long. */
+    private T watched(T x) {
+        if (heldTooLong != null) {
+            heldTooLong.borrowed(index.find(x), x);
+        }
+        return x;
     }
 
     @Override
@@ -279,6 +291,22 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                     + "x belongs to the pool: drop every reference to it");
         }
         threads.count(l, Counts.RELEASED);
+        if (heldTooLong == null) {
+            putBack(e, object);
+            return;
+        }
+        BoundedHeldTooLong.Borrow late = heldTooLong.returned(e);
+        try {
+            putBack(e, object);
+        } finally {
+            if (late != null) {
+                heldTooLong.reportReturned(late); // user code (the listener): the entry is given up
+            }
+        }
+    }
+
+    /** Resets the object of {@code e}, which the caller owns, and pools or destroys it. */
+    private void putBack(BoundedEntry e, T object) {
         if (reset != null) {
             Throwable t = Hooks.run(reset, object, "reset", name, threads.counts, "destroyed instead of pooled");
             if (t != null) {
@@ -373,6 +401,11 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         return maintenance.reclaimLeaked();
     }
 
+    /** Checks for objects held too long as a maintenance run at {@code nowNanos} would; for tests. */
+    void checkHeldTooLong(long nowNanos) {
+        heldTooLong.check(table.array(), nowNanos);
+    }
+
     /** Refills to minIdle now; for tests. */
     void refill() {
         maintenance.refill();
@@ -415,7 +448,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     @Override
     public PoolStats stats() {
         return new PoolStats(name, threads.sum(), 0, maintenance.countIdle(), maxTotal, closed)
-                .bounded(waitQueue.figures(), capacity.creationsFailed(), maxTotal, maintenance.runs());
+                .bounded(waitQueue.figures(), capacity.creationsFailed(), maxTotal, maintenance.runs())
+                .withHeldTooLong(heldTooLong != null ? heldTooLong.reported() : 0L);
     }
 
     @Override

@@ -92,6 +92,7 @@ public final class PoolBuilder<T> {
     Predicate<? super T> validate;
     Duration maxIdleTime;
     Duration maxLifetime;
+    Duration heldTooLong;
 
     PoolBuilder(Supplier<? extends T> factory) {
         this.factory = Objects.requireNonNull(factory,
@@ -269,7 +270,9 @@ public final class PoolBuilder<T> {
      * Recorder event. It runs on one of the library's background workers
      * ({@code striped-pool-worker-N}), one report of this pool at a time; a slow listener delays
      * only this pool's reports. If it throws, the failure is logged and the next report is
-     * delivered all the same. Never called while leak detection is disabled.
+     * delivered all the same. Never called while leak detection is disabled, except for the
+     * reports of {@link #reportHeldLongerThan(Duration)}, which come from the maintenance thread
+     * (held too long) and from the releasing thread (returned); see {@link LeakReport#kind()}.
      *
      * @param listener receives each {@link LeakReport}; default: none
      * @return this builder
@@ -394,10 +397,39 @@ public final class PoolBuilder<T> {
         return this;
     }
 
+    /**
+     * Bounded pools only: reports an object borrowed longer than {@code threshold} and still not
+     * released, once per borrowing, with the stack of the thread that acquired it, and reports it
+     * again when it is released, with how long it was held. Like a leak report, but for objects
+     * that are held, not lost: a connection kept across a slow remote call, a buffer parked in a
+     * queue. Reports are {@link LeakReport}s of kind {@link LeakReport.Kind#HELD_TOO_LONG} and
+     * {@link LeakReport.Kind#RETURNED}, sent where leak reports go (the
+     * {@link #onLeak(java.util.function.Consumer) listener}, the logger
+     * {@code io.github.stripedpool} at WARNING, and the JDK Flight Recorder), whatever the
+     * {@link #leakDetection(LeakDetection) leak detection} level; they are counted in
+     * {@link PoolStats#heldTooLong()}.
+     *
+     * <p>Cost: each acquisition records its stack (a few microseconds, as an exception's
+     * construction does), which is why the option is off by default. The check runs in the
+     * background, every quarter of the smallest of this threshold, {@link #maxIdleTime} and
+     * {@link #maxLifetime} (between 10 ms and 30 s), so a report comes at most about a quarter of
+     * the threshold late, never early; the acquire and release paths only record and clear.
+     *
+     * @param threshold positive, for instance a few times the longest expected hold
+     * @return this builder
+     * @throws NullPointerException if {@code threshold} is null
+     * @throws IllegalArgumentException if {@code threshold} is zero or negative
+     */
+    public PoolBuilder<T> reportHeldLongerThan(Duration threshold) {
+        this.heldTooLong = positive(threshold, "reportHeldLongerThan");
+        return this;
+    }
+
     private static Duration positive(Duration d, String option) {
         Objects.requireNonNull(d, option + " is null: pass a Duration such as Duration.ofMinutes(5)");
         if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(option + " must be positive, got " + d);
+            throw new IllegalArgumentException(option + " must be positive, got " + d
+                    + ": pass a Duration above zero, such as Duration.ofSeconds(30)");
         }
         return saturated(d);
     }
@@ -448,7 +480,8 @@ public final class PoolBuilder<T> {
     private PoolBuilder<T> checkUnbounded() {
         String option = minIdle >= 0 ? "minIdle" : acquireTimeout != null ? "acquireTimeout"
                 : validate != null ? "validate" : maxIdleTime != null ? "maxIdleTime"
-                : maxLifetime != null ? "maxLifetime" : null;
+                : maxLifetime != null ? "maxLifetime"
+                : heldTooLong != null ? "reportHeldLongerThan" : null;
         if (option != null) {
             throw new IllegalStateException(option + " applies to bounded pools only: call "
                     + "maxTotal(n) to cap the pool at n objects, or remove " + option + "()");
