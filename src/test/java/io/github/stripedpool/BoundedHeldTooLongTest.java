@@ -140,6 +140,24 @@ class BoundedHeldTooLongTest {
     }
 
     @Test
+    void virtualThreadsThatHoldTooLongAreReportedByNameWithTheirAcquisitionSite() throws Exception {
+        String line;
+        if (Runtime.version().feature() >= 21) {
+            line = BoundedHeldTooLongVirtualExperiment.run();
+        } else {
+            String out = ChildJvm.run(VirtualThreadTest.findJdk21(),
+                    BoundedHeldTooLongVirtualExperiment.class, 60, "-Xmx128m");
+            line = out.lines().filter(l -> l.startsWith(BoundedHeldTooLongVirtualExperiment.RESULT))
+                    .findFirst().orElseThrow(() -> new AssertionError("no result line in:\n" + out));
+        }
+        int n = BoundedHeldTooLongVirtualExperiment.THREADS;
+        for (String key : List.of("held", "returned", "sites", "names", "counted")) {
+            assertEquals(key.equals("sites") || key.equals("names") ? 2 * n : n,
+                    BoundedHeldTooLongVirtualExperiment.value(line, key), key + ": " + line);
+        }
+    }
+
+    @Test
     void badThresholdsAndUnboundedPoolsAreRejectedSayingWhatToDo() {
         NullPointerException npe = assertThrows(NullPointerException.class,
                 () -> objects.builder().reportHeldLongerThan(null));
