@@ -1,0 +1,235 @@
+package io.github.stripedpool;
+
+import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.forClasses;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.jetbrains.lincheck.datastructures.Validate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Lincheck over a bounded pool's acquire, release, stats and close, from several threads, with
+ * {@value #MAX_TOTAL} objects at most.
+ *
+ * <p>The sequential model is {@link Model}: an acquire gives a usable object or times out (both
+ * {@link #OK}: an acquire without waiting may time out while another thread's release is under
+ * way, which linearizes before that release) while the pool is open, and throws
+ * {@link PoolClosedException} once it is closed. The model says nothing about which object comes
+ * back. Violations are results the model never produces: an object held by two threads, a
+ * destroyed object handed out, an object not reset, more than {@value #MAX_TOTAL} objects made
+ * alive at once, or a stats snapshot whose accounting does not hold. So Lincheck fails with the
+ * interleaving that caused it.
+ *
+ * <p>{@link #accounting} checks the pool at quiescence: {@code created - dropped == live ==
+ * idle + inUse <= maxTotal}, in use equals what the test holds, no object destroyed twice or
+ * while held, and after close every object not held is destroyed.
+ *
+ * <p>Public, with public operations: Lincheck instantiates and calls them reflectively.
+ */
+public class BoundedPoolLincheckTest {
+    static final int MAX_TOTAL = 2;
+    static final int OK = 0;
+    static final int CLOSED = 1;
+    static final int TWO_HOLDERS = 2;
+    static final int DESTROYED_HANDED_OUT = 3;
+    static final int NOT_RESET = 4;
+    static final int OVER_CAP = 5;
+    static final int BAD_STATS = 6;
+
+    static final int SECRET = 42;
+
+    static final class Obj {
+        final AtomicReference<Thread> holder = new AtomicReference<>();
+        final AtomicInteger destroyed = new AtomicInteger();
+        int value;
+    }
+
+    /** The sequential specification: which results are possible, not which object comes back. */
+    public static final class Model {
+        private boolean closed;
+
+        public Model() {
+        }
+
+        public int acquire() {
+            return closed ? CLOSED : OK;
+        }
+
+        public int release() {
+            return OK;
+        }
+
+        public int stats() {
+            return OK;
+        }
+
+        public int close() {
+            closed = true;
+            return OK;
+        }
+    }
+
+    private final AtomicReferenceArray<Obj> all = new AtomicReferenceArray<>(256);
+    private final AtomicInteger created = new AtomicInteger();
+    private final AtomicInteger alive = new AtomicInteger();
+    private final AtomicInteger held = new AtomicInteger();
+    private final ThreadLocal<ArrayDeque<Obj>> hand = ThreadLocal.withInitial(ArrayDeque::new);
+    private final BoundedPool<Obj> pool = (BoundedPool<Obj>) Pool.builder(this::make)
+            .reset(o -> o.value = 0)
+            .destroy(this::destroy)
+            .maxTotal(MAX_TOTAL)
+            .acquireTimeout(Duration.ZERO)
+            .name("bounded-lincheck")
+            .build();
+
+    public BoundedPoolLincheckTest() {
+    }
+
+    private Obj make() {
+        Obj o = new Obj();
+        all.set(created.getAndIncrement(), o);
+        alive.incrementAndGet();
+        return o;
+    }
+
+    private void destroy(Obj o) {
+        o.destroyed.incrementAndGet();
+        alive.decrementAndGet();
+    }
+
+    @Operation
+    public int acquire() {
+        Obj o;
+        try {
+            o = pool.acquire();
+        } catch (PoolClosedException e) {
+            return CLOSED;
+        } catch (PoolTimeoutException e) {
+            return OK;
+        }
+        if (alive.get() > MAX_TOTAL) {
+            return OVER_CAP;
+        }
+        int v = claim(o);
+        hand.get().push(o);
+        held.incrementAndGet();
+        return v;
+    }
+
+    @Operation
+    public int release() {
+        Obj o = hand.get().poll();
+        if (o != null) {
+            o.value = SECRET;
+            o.holder.set(null);
+            held.decrementAndGet();
+            pool.release(o);
+        }
+        return OK;
+    }
+
+    /** A snapshot taken while other threads work: never more in use or alive than the cap. */
+    @Operation
+    public int stats() {
+        PoolStats s = pool.stats();
+        return s.inUse() > MAX_TOTAL || s.idle() > MAX_TOTAL || s.created() - s.dropped() > MAX_TOTAL
+                ? BAD_STATS : OK;
+    }
+
+    @Operation
+    public int close() {
+        pool.close();
+        return OK;
+    }
+
+    private static int claim(Obj o) {
+        if (o.destroyed.get() != 0) {
+            return DESTROYED_HANDED_OUT;
+        }
+        if (!o.holder.compareAndSet(null, Thread.currentThread())) {
+            return TWO_HOLDERS;
+        }
+        return o.value != 0 ? NOT_RESET : OK;
+    }
+
+    @Validate
+    public void accounting() {
+        PoolStats s = pool.stats();
+        check(s.created() == created.get(), "created", s);
+        check(s.inUse() == held.get(), "inUse " + s.inUse() + " vs held " + held, s);
+        check(s.created() - s.dropped() == s.idle() + s.inUse(), "created - dropped == idle + inUse", s);
+        check(pool.live() == s.idle() + s.inUse(), "live " + pool.live() + " == idle + inUse", s);
+        check(pool.live() <= MAX_TOTAL, "live within maxTotal", s);
+        check(pool.waiting() == 0, "nobody waits at quiescence", s);
+        int idleByState = 0;
+        for (int i = 0; i < created.get(); i++) {
+            Obj o = all.get(i);
+            int d = o.destroyed.get();
+            boolean isHeld = o.holder.get() != null;
+            check(d <= 1, "object " + i + " destroyed " + d + " times", s);
+            check(!(isHeld && d != 0), "object " + i + " destroyed while held", s);
+            if (!isHeld && d == 0) {
+                idleByState++;
+            }
+        }
+        check(idleByState == s.idle(), idleByState + " objects neither held nor destroyed vs idle", s);
+        check(!s.isClosed() || s.idle() == 0, "idle objects in a closed pool", s);
+    }
+
+    private static void check(boolean ok, String what, PoolStats s) {
+        if (!ok) {
+            throw new IllegalStateException(what + ": " + s);
+        }
+    }
+
+    /** Kept open for the whole class: the clock threads run while some pool needs them. */
+    private static Pool<Object> keepsTheClocksRunning;
+
+    @BeforeAll
+    static void startTheClocks() {
+        keepsTheClocksRunning = Pool.builder(Object::new).maxTotal(1).name("keeps-the-clocks-running").build();
+    }
+
+    @AfterAll
+    static void stopTheClocks() {
+        keepsTheClocksRunning.close();
+    }
+
+    @Test
+    void modelCheckingMatchesTheModelWithinTheCap() {
+        new ModelCheckingOptions()
+                .iterations(12)
+                .invocationsPerIteration(200)
+                .threads(2)
+                .actorsPerThread(3)
+                .actorsBefore(2)
+                .actorsAfter(1)
+                .sequentialSpecification(Model.class)
+                // Shared by every pool in the JVM and changed by their own threads: outside the
+                // state under test.
+                .addGuarantee(forClasses(MaintenanceClock.class.getName(), ClockThread.class.getName(),
+                        FlightRecorderEvents.class.getName(), Background.class.getName(),
+                        Lane.class.getName(), Workers.class.getName()).allMethods().ignore())
+                .check(BoundedPoolLincheckTest.class);
+    }
+
+    @Test
+    void stressMatchesTheModelWithinTheCap() {
+        new StressOptions()
+                .iterations(10)
+                .invocationsPerIteration(1_000)
+                .threads(3)
+                .actorsPerThread(3)
+                .actorsBefore(2)
+                .sequentialSpecification(Model.class)
+                .check(BoundedPoolLincheckTest.class);
+    }
+}
