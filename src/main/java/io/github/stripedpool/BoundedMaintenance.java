@@ -121,7 +121,7 @@ final class BoundedMaintenance {
                 if (expired(e, now, ep, idle) && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
                     if (expired(e, now, ep, idle)) { // as the owner: see the class comment
                         idle--;
-                        fatal = Hooks.fatal(fatal, pool.destroyOwned(e, e.item));
+                        fatal = Hooks.fatal(fatal, pool.hooks().destroyOwned(e, e.item));
                     } else {
                         pool.publish(e, e.item, e.stamp);
                     }

@@ -2,7 +2,6 @@ package io.github.stripedpool;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -34,9 +33,10 @@ import java.util.function.Predicate;
  * <p>Parts. {@link BoundedCapacity} keeps the count of live objects against maxTotal, runs
  * the factory and gives capacity back; {@link BoundedWaiting} is the wait of an acquirer that
  * found nothing (it explains how a wake-up is never lost); {@link BoundedIndex} finds the entry
- * of a released object that is not the thread's hint. Every path that frees an entry frees it
- * whatever the destroy hook throws, and only then rethrows (see {@link Hooks}): no hook can keep
- * a unit reserved.
+ * of a released object that is not the thread's hint; {@link BoundedHooks} runs the user hooks
+ * that decide an object's fate and destroys objects, freeing the entry whatever the destroy hook
+ * throws, so no hook can keep a unit reserved; {@link BoundedHeldTooLong}, when the pool reports
+ * objects held too long, records each acquisition and reports late returns.
  *
  * <p>Background work. {@link BoundedMaintenance} evicts idle and old objects, reclaims leaked
  * ones and keeps minIdle, on the shared {@link MaintenanceClock} thread, through the same
@@ -52,9 +52,9 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     private final String name;
     /** Null when not set: a null check is cheaper than calling a no-op. */
-    private final Consumer<? super T> reset;
-    private final Consumer<? super T> destroy;
+    /** Null when not set: read on the acquire path, where a null check spares a call. */
     private final Predicate<? super T> validate;
+    private final BoundedHooks<T> hooks;
     private final int maxTotal;
     private final int minIdle;
     private final long acquireTimeoutNanos;
@@ -76,8 +76,6 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     private BoundedPool(PoolBuilder<T> b, String name, long starvationNanos) {
         this.name = name;
         this.waitQueue = new BoundedWaitQueue(starvationNanos);
-        this.reset = b.reset;
-        this.destroy = b.destroy;
         this.validate = b.validate;
         this.maxTotal = b.maxTotal;
         this.minIdle = Math.max(0, b.minIdle);
@@ -93,6 +91,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         this.table = capacity.table;
         this.index = capacity.index;
         this.waiting = new BoundedWaiting(this, capacity, waitQueue);
+        this.hooks = new BoundedHooks<>(b, name, threads, capacity);
         this.stripes = Math.max(1, b.stripes);
     }
 
@@ -147,7 +146,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             BoundedEntry h = l.hint;
             if (h != null && h.state() == BoundedEntry.IDLE && h.cas(BoundedEntry.IDLE, BoundedEntry.BORROWED)) {
                 Object x = take(h);
-                if (validate == null || isValid(h, x)) {
+                if (validate == null || hooks.isValid(h, x)) {
                     l.privateHits++;
                     return (T) x;
                 }
@@ -171,7 +170,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             BoundedEntry e = scan(home);
             if (e != null) {
                 Object x = take(e);
-                if (validate == null || isValid(e, x)) {
+                if (validate == null || hooks.isValid(e, x)) {
                     threads.count(l, isHome(e, home) ? Counts.HIT_HOME : Counts.HIT_STOLEN);
                     BoundedThreads.hint(l, e);
                     return (T) x;
@@ -193,7 +192,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 return create(l);
             }
             Object x = take(e);
-            if (validate == null || isValid(e, x)) {
+            if (validate == null || hooks.isValid(e, x)) {
                 threads.count(l, Counts.HIT_STOLEN);
                 BoundedThreads.hint(l, e);
                 return (T) x;
@@ -233,26 +232,6 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     }
 
     /**
-     * Runs the validation hook on a borrowed entry's object; destroys it if it fails. A
-     * {@link VirtualMachineError} from either hook reaches the caller, after the entry is freed.
-     */
-    @SuppressWarnings("unchecked")
-    private boolean isValid(BoundedEntry e, Object x) {
-        boolean ok;
-        try {
-            ok = validate.test((T) x);
-        } catch (Throwable t) {
-            Hooks.failed("validate", x, name, threads.counts, "destroyed instead of handed out", t);
-            Hooks.rethrow(Hooks.fatal(t, destroyOwned(e, x)));
-            return false;
-        }
-        if (!ok) {
-            Hooks.rethrow(destroyOwned(e, x));
-        }
-        return ok;
-    }
-
-    /**
      * Makes an object with a unit of capacity the caller holds, outside any lock, and hands it
      * to the caller. On failure the unit goes back (to a waiter, if one waits).
      */
@@ -270,55 +249,88 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     @Override
     public void release(T object) {
-        if (object == null) {
-            throw new NullPointerException("release(null) on pool '" + name
-                    + "': pass the object that acquire() returned");
-        }
         BoundedLocal l = threads.local();
-        BoundedEntry e = l != null ? l.hint : null;
-        if (e == null || !e.holds(object)) {
-            e = index.find(object);
-        }
-        if (e == null) {
-            throw new IllegalArgumentException("pool '" + name + "': release of a "
-                    + object.getClass().getName() + " that this pool does not hold: it came from "
-                    + "another pool or from new, or was already released and destroyed. "
-                    + "The pool was not changed");
-        }
-        if (!e.cas(BoundedEntry.BORROWED, BoundedEntry.RESERVED)) {
-            throw new IllegalStateException("pool '" + name + "': a " + object.getClass().getName()
-                    + " was released twice; the second release was ignored. After release(x), "
-                    + "x belongs to the pool: drop every reference to it");
-        }
+        BoundedEntry e = claim(l, object, "release");
         threads.count(l, Counts.RELEASED);
         if (heldTooLong == null) {
             putBack(e, object);
-            return;
+        } else {
+            watchedBack(e, object, false);
         }
+    }
+
+    /**
+     * The end of a borrowing that {@link #heldTooLong} watches: pools or destroys the object,
+     * then reports its return if it was reported as held too long, once the entry is given up
+     * (the listener is user code).
+     */
+    private void watchedBack(BoundedEntry e, T object, boolean destroy) {
         BoundedHeldTooLong.Borrow late = heldTooLong.returned(e);
         try {
-            putBack(e, object);
+            if (destroy) {
+                Hooks.rethrow(hooks.destroyOwned(e, object));
+            } else {
+                putBack(e, object);
+            }
         } finally {
             if (late != null) {
-                heldTooLong.reportReturned(late); // user code (the listener): the entry is given up
+                heldTooLong.reportReturned(late);
             }
         }
     }
 
     /** Resets the object of {@code e}, which the caller owns, and pools or destroys it. */
     private void putBack(BoundedEntry e, T object) {
-        if (reset != null) {
-            Throwable t = Hooks.run(reset, object, "reset", name, threads.counts, "destroyed instead of pooled");
-            if (t != null) {
-                Hooks.rethrow(Hooks.fatal(t, destroyOwned(e, object)));
-                return;
-            }
+        if (!hooks.resetAndRetained(e, object)) {
+            return;
         }
         if (closed || e.ref.expired) {
-            Hooks.rethrow(destroyOwned(e, object));
+            Hooks.rethrow(hooks.destroyOwned(e, object));
             return;
         }
         publish(e, object, maintenance.epoch());
+    }
+
+    /** Destroys {@code object} instead of pooling it; its capacity comes back. */
+    @Override
+    public void invalidate(T object) {
+        BoundedLocal l = threads.local();
+        BoundedEntry e = claim(l, object, "invalidate");
+        threads.count(l, Counts.RELEASED);
+        threads.add(Counts.INVALIDATED, 1);
+        if (heldTooLong == null) {
+            Hooks.rethrow(hooks.destroyOwned(e, object));
+        } else {
+            watchedBack(e, object, true);
+        }
+    }
+
+    /**
+     * The entry of {@code object}, moved from BORROWED to RESERVED for the caller; throws, the
+     * pool unchanged, if the object is not this pool's or not borrowed.
+     */
+    private BoundedEntry claim(BoundedLocal l, T object, String call) {
+        if (object == null) {
+            throw new NullPointerException(call + "(null) on pool '" + name
+                    + "': pass the object that acquire() returned");
+        }
+        BoundedEntry e = l != null ? l.hint : null;
+        if (e == null || !e.holds(object)) {
+            e = index.find(object);
+        }
+        if (e == null) {
+            throw new IllegalArgumentException("pool '" + name + "': " + call + " of a "
+                    + object.getClass().getName() + " that this pool does not hold: it came from "
+                    + "another pool or from new, or was already given back and destroyed. "
+                    + "The pool was not changed");
+        }
+        if (!e.cas(BoundedEntry.BORROWED, BoundedEntry.RESERVED)) {
+            throw new IllegalStateException("pool '" + name + "': a " + object.getClass().getName()
+                    + (call.equals("release") ? " was released twice" : " was invalidated after "
+                    + "it was given back") + "; the second call was ignored. After release(x) or "
+                    + "invalidate(x), x belongs to the pool: drop every reference to it");
+        }
+        return e;
     }
 
     /**
@@ -351,31 +363,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             }
         }
         if (closed && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
-            Hooks.rethrow(destroyOwned(e, x));
+            Hooks.rethrow(hooks.destroyOwned(e, x));
         }
-    }
-
-    // ---------------------------------------------------------------- destroy, capacity
-
-    /**
-     * Destroys the object of an entry the caller owns (RESERVED or BORROWED), frees the entry
-     * and gives its unit of capacity back, whatever the destroy hook throws. The hook runs
-     * before the unit is given back, so no more than maxTotal objects ever exist at once, hooks
-     * included.
-     *
-     * @return a {@link VirtualMachineError} the hook threw, for the caller to rethrow once its
-     *         own work is done; null otherwise
-     */
-    @SuppressWarnings("unchecked")
-    Throwable destroyOwned(BoundedEntry e, Object x) {
-        e.item = null;
-        threads.add(Counts.DROPPED, 1);
-        Throwable t = null;
-        if (destroy != null) {
-            t = Hooks.run(destroy, (T) x, "destroy", name, threads.counts, "dropped; its capacity was given back");
-        }
-        capacity.free(e);
-        return Hooks.fatal(t, null);
     }
 
     // ---------------------------------------------------------------- background work
@@ -427,7 +416,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         // A release racing this loop either is seen here or sees closed (publish).
         for (BoundedEntry e : table.array()) {
             if (e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
-                fatal = Hooks.fatal(fatal, destroyOwned(e, e.item));
+                fatal = Hooks.fatal(fatal, hooks.destroyOwned(e, e.item));
             }
         }
         maintenance.stop();
@@ -470,6 +459,10 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     BoundedThreads threads() {
         return threads;
+    }
+
+    BoundedHooks<T> hooks() {
+        return hooks;
     }
 
     BoundedCapacity capacity() {

@@ -28,7 +28,11 @@ final class Counts {
     static final int MISS = 7;
     static final int HOOK_FAILURE = 8;
     static final int PUTS = 9;
-    static final int SIZE = 10;
+    /** Objects given back with {@link Pool#invalidate}: destroyed, never pooled. */
+    static final int INVALIDATED = 10;
+    /** Released objects the {@link PoolBuilder#retainIf retain predicate} refused: destroyed. */
+    static final int NOT_RETAINED = 11;
+    static final int SIZE = 12;
 
     /** 128 bytes of {@code long}s: two cache lines, see the package conventions. */
     static final int PAD = 16;

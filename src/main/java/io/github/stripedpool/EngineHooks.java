@@ -1,11 +1,12 @@
 package io.github.stripedpool;
 
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * The user's code as the unbounded engine calls it: the factory, the reset hook and the destroy
- * hook, with the counting and the containment of their failures.
+ * The user's code as the unbounded engine calls it: the factory, the reset hook, the retain
+ * predicate and the destroy hook, with the counting and the containment of their failures.
  *
  * <p>Invariants. Every hook runs on the calling thread, under no lock and no monitor of the
  * library (the engine holds none), so a hook that blocks or re-enters the pool delays only its
@@ -23,15 +24,25 @@ import java.util.function.Supplier;
 final class EngineHooks<T> {
     private final String name;
     private final Supplier<? extends T> factory;
-    /** Null when no reset hook was set: the engine checks for null instead of calling a no-op. */
+    /** What a release does before pooling: nothing to run keeps it null. */
+    private static final Consumer<Object> NO_RESET = x -> { };
+
+    /**
+     * Null when a release has nothing to run: no reset hook and no retain predicate. The engine
+     * checks for null instead of calling a no-op; with a retain predicate alone it is a no-op, so
+     * that the engine calls {@link #resetOrDrop}, which tests the predicate.
+     */
     final Consumer<? super T> reset;
+    /** Null when no retain predicate was set. */
+    private final Predicate<? super T> retain;
     /** Null when no destroy hook was set. */
     final Consumer<? super T> destroy;
 
     EngineHooks(PoolBuilder<T> b, String name) {
         this.name = name;
         this.factory = b.factory;
-        this.reset = b.reset;
+        this.retain = b.retain;
+        this.reset = b.reset != null ? b.reset : retain != null ? NO_RESET : null;
         this.destroy = b.destroy;
     }
 
@@ -54,28 +65,53 @@ final class EngineHooks<T> {
     }
 
     /**
-     * Runs the reset hook (set, or the caller would not call); on failure drops {@code x}, and
-     * rethrows a {@link VirtualMachineError} once the pool is consistent again.
+     * Runs the reset hook, then the retain predicate, those that are set (one is, or the caller
+     * would not call); when the hook throws, or the predicate refuses {@code x} or throws, drops
+     * {@code x}, and rethrows a {@link VirtualMachineError} once the pool is consistent again.
      *
      * @return true if {@code x} was reset and may be pooled
      */
     @SuppressWarnings("unchecked")
     boolean resetOrDrop(Object x, PrivateSlot slot, long[] shared) {
+        boolean testing = false;
         try {
             reset.accept((T) x);
-            return true;
+            Predicate<? super T> r = retain;
+            if (r == null) {
+                return true;
+            }
+            testing = true;
+            if (r.test((T) x)) {
+                return true;
+            }
+            dropOnRelease(x, slot, shared, true, null);
         } catch (Throwable e) {
-            if (slot != null) {
-                slot.sharedReleases++; // a release all the same; the shared paths counted theirs
-            }
-            hookFailed("reset", x, e, slot, shared);
-            Throwable d = drop(x, slot, shared);
-            if (e instanceof VirtualMachineError) {
-                throw (VirtualMachineError) e;
-            }
-            rethrowVmError(d);
-            return false;
+            dropOnRelease(x, slot, shared, testing, e);
         }
+        return false;
+    }
+
+    /**
+     * Drops a released object that will not be pooled: the reset hook threw, or the retain
+     * predicate ({@code retaining}) refused it or threw. A {@link VirtualMachineError} that
+     * either hook or the destroy hook threw is rethrown last, the failure counted and logged.
+     */
+    private void dropOnRelease(Object x, PrivateSlot slot, long[] shared, boolean retaining,
+            Throwable failure) {
+        if (slot != null) {
+            slot.sharedReleases++; // a release all the same; the shared paths counted theirs
+        }
+        if (failure != null) {
+            hookFailed(retaining ? "retainIf" : "reset", x, failure, slot, shared);
+        }
+        if (retaining) {
+            count(slot, shared, Counts.NOT_RETAINED);
+        }
+        Throwable d = drop(x, slot, shared);
+        if (failure instanceof VirtualMachineError) {
+            throw (VirtualMachineError) failure;
+        }
+        rethrowVmError(d);
     }
 
     /**
@@ -99,6 +135,16 @@ final class EngineHooks<T> {
             hookFailed("destroy", x, e, slot, shared);
             return e instanceof VirtualMachineError ? e : null;
         }
+    }
+
+    /**
+     * Destroys an object its borrower gave back with {@link Pool#invalidate}, counted as a
+     * release, and rethrows a {@link VirtualMachineError} of the destroy hook after counting.
+     */
+    void invalidated(Object x, PrivateSlot slot, long[] shared) {
+        count(slot, shared, Counts.RELEASED);
+        count(slot, shared, Counts.INVALIDATED);
+        rethrowVmError(drop(x, slot, shared));
     }
 
     /** Rethrows what {@link #drop} handed back, if anything. */

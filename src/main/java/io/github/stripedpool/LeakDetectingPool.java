@@ -115,19 +115,30 @@ final class LeakDetectingPool<T> implements Pool<T> {
             delegate.release(object); // the engine reports null
             return;
         }
-        releaseChecked(object);
+        releaseChecked(object, false);
+    }
+
+    /** Checked like a release: the tracker is marked, so an invalidated object is no leak. */
+    @Override
+    public void invalidate(T object) {
+        if (object == null || (!paranoid && table.isEmpty())) {
+            delegate.invalidate(object);
+            return;
+        }
+        releaseChecked(object, true);
     }
 
     /** Split from {@link #release} so that the untracked SAMPLED path stays small. */
-    private void releaseChecked(T object) {
+    private void releaseChecked(T object, boolean invalidate) {
         LeakTracker t = table.find(object);
         if (t == null) {
             if (paranoid) {
-                throw trimmed(new IllegalArgumentException("pool '" + name + "': release of a "
+                throw trimmed(new IllegalArgumentException("pool '" + name + "': "
+                        + (invalidate ? "invalidation" : "release") + " of a "
                         + object.getClass().getName() + " that this pool did not hand out; the "
-                        + "object was not pooled. Release objects only to the pool they came from"));
+                        + "object was not pooled. Give objects back only to the pool they came from"));
             }
-            delegate.release(object);
+            giveBack(object, invalidate);
             return;
         }
         // PARANOID records where; SAMPLED only that it happened, because a second stack per
@@ -140,11 +151,19 @@ final class LeakDetectingPool<T> implements Pool<T> {
             throw doubleRelease(object, t);
         }
         try {
-            delegate.release(object);
+            giveBack(object, invalidate);
         } finally {
             // The tracker is marked before the object can become unreachable: a release is
             // never mistaken for a leak, however early the JIT ends the object's liveness.
             Reference.reachabilityFence(object);
+        }
+    }
+
+    private void giveBack(T object, boolean invalidate) {
+        if (invalidate) {
+            delegate.invalidate(object);
+        } else {
+            delegate.release(object);
         }
     }
 

@@ -9,9 +9,12 @@ package io.github.stripedpool;
  * }
  * }</pre>
  *
+ * <p>An object found broken inside the block is given back with {@link #invalidate()}: the pool
+ * destroys it, and the closing of the lease at the end of the block does nothing more.
+ *
  * <p>A lease is meant for the thread that opened it; it is not thread-safe. Closing it twice, or
- * calling {@link #get()} after closing it, throws {@link IllegalStateException}: the object may
- * already belong to another thread by then. When the acquisition was tracked by
+ * calling {@link #get()} after closing or invalidating it, throws {@link IllegalStateException}:
+ * the object may already belong to another thread by then. When the acquisition was tracked by
  * {@link LeakDetection leak detection}, the exception's cause is the stack trace of the first
  * {@code close()}.
  *
@@ -24,6 +27,8 @@ package io.github.stripedpool;
 public sealed class Lease<T> implements AutoCloseable permits TrackedLease {
     private final Pool<T> pool;
     private T object;
+    /** Set by {@link #invalidate()}: the one {@link #close()} that follows does nothing. */
+    private boolean invalidated;
 
     Lease(Pool<T> pool, T object) {
         this.pool = pool;
@@ -54,12 +59,35 @@ public sealed class Lease<T> implements AutoCloseable permits TrackedLease {
     @Override
     public void close() {
         T o = object;
+        if (o == null && invalidated) {
+            invalidated = false; // the close of the try-with-resources block; a second one throws
+            return;
+        }
         if (o == null) {
             throw new IllegalStateException("lease of pool '" + pool.name()
                     + "' closed twice: the object was released at the first close()");
         }
         object = null;
         pool.release(o);
+    }
+
+    /**
+     * Gives the object back as broken, with {@link Pool#invalidate(Object)}: the pool destroys
+     * it instead of pooling it. The next {@link #close()} (the end of the try-with-resources
+     * block) then does nothing.
+     *
+     * @throws IllegalStateException if the lease is already closed or invalidated; the pool is
+     *         not touched
+     */
+    public void invalidate() {
+        T o = object;
+        if (o == null) {
+            throw new IllegalStateException("lease of pool '" + pool.name()
+                    + "' invalidated after close() or invalidate(): the object was already given back");
+        }
+        object = null;
+        invalidated = true;
+        pool.invalidate(o);
     }
 
     @Override

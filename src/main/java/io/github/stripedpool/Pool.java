@@ -127,6 +127,28 @@ public interface Pool<T> extends AutoCloseable {
     void release(T object);
 
     /**
+     * Gives back an object that must not be reused, because it broke while in use (a socket the
+     * other side closed, a parser left in an unknown state): the pool destroys it instead of
+     * pooling it. The destroy hook runs on the calling thread; the reset hook does not run. In a
+     * bounded pool the object's unit of capacity comes back, so a waiting thread gets a new
+     * object. The object counts as released, and in {@link PoolStats#invalidated()} and
+     * {@link PoolStats#dropped()}.
+     *
+     * <p>A destroy hook that throws is logged and counted, not thrown, unless it throws a
+     * {@link VirtualMachineError}, which is rethrown once the pool is consistent again. After
+     * {@link #close()} invalidate works as before.
+     *
+     * @param object an object this pool handed out and that was neither released nor
+     *        invalidated since
+     * @throws NullPointerException if {@code object} is null
+     * @throws IllegalStateException on an invalidation of an object already given back, where
+     *         the pool can see it: as for {@link #release(Object)}
+     * @throws IllegalArgumentException if the pool is bounded, or leak detection is
+     *         {@link LeakDetection#PARANOID}, and the object is not one it handed out
+     */
+    void invalidate(T object);
+
+    /**
      * Acquires an object wrapped in a {@link Lease} that releases it on {@link Lease#close()}, for
      * use in try-with-resources.
      *

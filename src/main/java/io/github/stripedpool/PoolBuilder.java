@@ -75,6 +75,7 @@ public final class PoolBuilder<T> {
     final Supplier<? extends T> factory;
     Consumer<? super T> reset;
     Consumer<? super T> destroy;
+    Predicate<? super T> retain;
     int maxIdle = DEFAULT_MAX_IDLE_PER_PROCESSOR * Runtime.getRuntime().availableProcessors();
     String name;
     Duration agingInterval = DEFAULT_AGING_INTERVAL;
@@ -130,6 +131,33 @@ public final class PoolBuilder<T> {
     public PoolBuilder<T> destroy(Consumer<? super T> destroy) {
         this.destroy = Objects.requireNonNull(destroy,
                 "destroy hook is null: pass a Consumer that frees the object, or do not call destroy()");
+        return this;
+    }
+
+    /**
+     * Sets a test that a released object must pass, after the reset hook, to be pooled; one that
+     * fails it is destroyed instead and counted in {@link PoolStats#notRetained()}. Its use is
+     * to let go of objects that grew for one large job and would otherwise pin that memory for
+     * as long as they are idle, such as a builder or buffer that kept its largest capacity:
+     *
+     * <pre>{@code
+     * Pool<StringBuilder> builders = Pool.builder(() -> new StringBuilder(1024))
+     *         .reset(sb -> sb.setLength(0))
+     *         .retainIf(sb -> sb.capacity() <= 64 * 1024)
+     *         .build();
+     * }</pre>
+     *
+     * It runs on the releasing thread, like the reset hook, and must be cheap. If it throws, the
+     * object is destroyed, and the failure logged and counted in {@link PoolStats#hookFailures()}
+     * as well. Both modes apply it; in a bounded pool the destroyed object's capacity comes back.
+     *
+     * @param retain true if the released object may be pooled; default: every object is
+     * @return this builder
+     * @throws NullPointerException if {@code retain} is null
+     */
+    public PoolBuilder<T> retainIf(Predicate<? super T> retain) {
+        this.retain = Objects.requireNonNull(retain, "retainIf predicate is null: pass a Predicate "
+                + "that tells which released objects to keep, or do not call retainIf()");
         return this;
     }
 

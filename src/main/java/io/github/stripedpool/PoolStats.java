@@ -33,6 +33,8 @@ public final class PoolStats {
     private final long victimHits;
     private final long misses;
     private final long hookFailures;
+    private final long invalidated;
+    private final long notRetained;
     private final long agingCycles;
     private final int idle;
     private final int idleCapacity;
@@ -63,6 +65,8 @@ public final class PoolStats {
         this.victimHits = counts[Counts.HIT_VICTIM];
         this.misses = counts[Counts.MISS];
         this.hookFailures = counts[Counts.HOOK_FAILURE];
+        this.invalidated = counts[Counts.INVALIDATED];
+        this.notRetained = counts[Counts.NOT_RETAINED];
         this.agingCycles = agingCycles;
         this.idle = idle;
         this.idleCapacity = idleCapacity;
@@ -89,12 +93,36 @@ public final class PoolStats {
 
     /**
      * Objects the pool let go of and passed to the destroy hook: released while {@code maxIdle}
-     * were idle, aged out, failed their reset, or were idle or returned after close.
+     * were idle, aged out, failed their reset, were {@linkplain #invalidated() invalidated} or
+     * {@linkplain #notRetained() not retained}, or were idle or returned after close.
      *
      * @return objects dropped
      */
     public long dropped() {
         return dropped;
+    }
+
+    /**
+     * Objects given back with {@link Pool#invalidate(Object)}: destroyed instead of pooled.
+     * Each is counted in {@link #released()} and {@link #dropped()} as well. A rising count says
+     * that the objects break while in use (a connection closed by the other side, say).
+     *
+     * @return objects invalidated
+     */
+    public long invalidated() {
+        return invalidated;
+    }
+
+    /**
+     * Released objects that the {@link PoolBuilder#retainIf(java.util.function.Predicate) retain
+     * predicate} refused, or on which it threw: destroyed instead of pooled. Each is counted in
+     * {@link #released()} and {@link #dropped()} as well. Compared with {@link #released()} it
+     * tells how often objects outgrow what the pool keeps.
+     *
+     * @return released objects the retain predicate refused
+     */
+    public long notRetained() {
+        return notRetained;
     }
 
     /**
@@ -390,10 +418,12 @@ public final class PoolStats {
         return String.format(java.util.Locale.ROOT,
                 "Pool '%s'%s: %d idle (max %d), %d in use | acquired %d, hit rate %.2f%% "
                         + "(private %d, home %d, stolen %d, victim %d, missed %d) | released %d | "
-                        + "created %d, dropped %d | hook failures %d | %s | leaks %d",
+                        + "created %d, dropped %d%s | hook failures %d | %s | leaks %d",
                 name, closed ? " (closed)" : "", idle, idleCapacity, inUse(), acquired(),
                 hitRate() * 100, privateHits, homeHits, stolenHits, victimHits, misses, released,
-                created, dropped, hookFailures, !bounded ? "aging cycles " + agingCycles
+                created, dropped, invalidated == 0 && notRetained == 0 ? ""
+                        : " (invalidated " + invalidated + ", not retained " + notRetained + ")",
+                hookFailures, !bounded ? "aging cycles " + agingCycles
                         : String.format(java.util.Locale.ROOT, "maxTotal %d, maintenance runs %d | "
                         + "waiting %d, waits %d, timeouts %d, longest wait %.3f ms, creations failed %d, "
                         + "held too long %d",

@@ -50,6 +50,14 @@ final class PoolStatsEvent extends Event {
     @Label("Hook Failures")
     long hookFailures;
 
+    @Label("Invalidated")
+    @Description("Objects given back with invalidate and destroyed")
+    long invalidated;
+
+    @Label("Not Retained")
+    @Description("Released objects the retainIf predicate refused, destroyed")
+    long notRetained;
+
     @Label("Leaks")
     long leaks;
 
@@ -67,6 +75,8 @@ final class PoolStatsEvent extends Event {
         e.acquired = s.acquired();
         e.misses = s.misses();
         e.hookFailures = s.hookFailures();
+        e.invalidated = s.invalidated();
+        e.notRetained = s.notRetained();
         e.leaks = s.leaks();
         e.closed = s.isClosed();
         e.commit();

@@ -132,6 +132,8 @@ final class PrivateSlot extends PrivateSlotFields {
         sums[Counts.HIT_VICTIM] += victimHits;
         sums[Counts.MISS] += misses;
         sums[Counts.HOOK_FAILURE] += hookFailures;
+        sums[Counts.INVALIDATED] += invalidated;
+        sums[Counts.NOT_RETAINED] += notRetained;
     }
 
     /** Increments a counter; slow paths only. */
@@ -145,6 +147,8 @@ final class PrivateSlot extends PrivateSlotFields {
             case Counts.HIT_VICTIM: victimHits++; break;
             case Counts.MISS: misses++; break;
             case Counts.HOOK_FAILURE: hookFailures++; break;
+            case Counts.INVALIDATED: invalidated++; break;
+            case Counts.NOT_RETAINED: notRetained++; break;
             default: throw new IllegalArgumentException("no slot counter " + counter);
         }
     }
@@ -178,7 +182,7 @@ abstract class PrivateSlotFields extends PadHead {
     Object lastShared;
     /** Owner-written counters. {@code privateHits} and {@code puts} are those of the fast path. */
     long privateHits, puts, sharedReleases, created, dropped, homeHits, stolenHits, victimHits,
-            misses, hookFailures;
+            misses, hookFailures, invalidated, notRetained;
     /** Aging epoch in which this thread last tried for a permit; owner only. */
     int permitTry = -1;
     /** Index of the stripe whose capacity this slot's permit reserved, or -1. Owner, then reaper. */

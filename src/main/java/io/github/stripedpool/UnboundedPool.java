@@ -288,6 +288,26 @@ final class UnboundedPool<T> implements Pool<T> {
         releaseSlow(t, object);
     }
 
+    /** Destroys {@code object} instead of pooling it; a rare path, counted like the slow ones. */
+    @Override
+    public void invalidate(T object) {
+        if (object == null) {
+            throw new NullPointerException("invalidate(null) on pool '" + name
+                    + "': pass the object that acquire() returned");
+        }
+        if (sampler != null && !sampler.nothingTracked()) {
+            sampler.releasedSampled(object);
+        }
+        Thread t = Thread.currentThread();
+        PrivateSlot s = table[index(t)];
+        if (s == null || s.owner != t) {
+            s = null; // a virtual thread, a collision, or closed: count in the pool's counters
+        } else if (s.item == object || object == s.lastShared) {
+            throw doubleRelease(object);
+        }
+        hooks.invalidated(object, s, poolCounts);
+    }
+
     /** A release to a slot that is not plain: a destroy hook, or sampled leak detection. */
     private void releaseChecked(PrivateSlot s, Object cur, T object) {
         if (sampler != null && !sampler.nothingTracked()) {

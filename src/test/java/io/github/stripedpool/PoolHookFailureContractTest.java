@@ -219,7 +219,7 @@ class PoolHookFailureContractTest {
     }
 
     /** A bounded pool can still hand out its whole cap at once; any pool hands out and takes back. */
-    private static void assertWholeCapacity(PoolMode mode, Pool<Item> pool) {
+    static void assertWholeCapacity(PoolMode mode, Pool<Item> pool) {
         int n = mode.bounded ? PoolMode.MAX_TOTAL : 8;
         List<Item> held = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -228,7 +228,7 @@ class PoolHookFailureContractTest {
         held.forEach(pool::release);
     }
 
-    private static Throwable catchThrowable(Runnable r) {
+    static Throwable catchThrowable(Runnable r) {
         try {
             r.run();
             return null;

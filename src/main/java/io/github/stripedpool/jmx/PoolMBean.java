@@ -57,6 +57,10 @@ final class PoolMBean implements DynamicMBean {
         row(rows, "Dropped", "long", "Objects passed to the destroy hook", PoolStats::dropped);
         row(rows, "HookFailures", "long", "Reset and destroy hooks that threw",
                 PoolStats::hookFailures);
+        row(rows, "Invalidated", "long", "Objects given back with invalidate and destroyed",
+                PoolStats::invalidated);
+        row(rows, "NotRetained", "long", "Released objects the retainIf predicate refused, destroyed",
+                PoolStats::notRetained);
         row(rows, "AgingCycles", "long", "Aging cycles run", PoolStats::agingCycles);
         row(rows, "Leaks", "long", "Objects reported as leaked", PoolStats::leaks);
         row(rows, "MaxTotal", "int", "The cap of a bounded pool, 0 if unbounded", PoolStats::maxTotal);

@@ -73,6 +73,12 @@ import java.util.function.ToDoubleFunction;
  *       <td>objects passed to the destroy hook ({@link PoolStats#dropped()})</td></tr>
  *   <tr><td>{@value #HOOK_FAILURES}</td><td>function counter</td><td></td>
  *       <td>reset and destroy hooks that threw ({@link PoolStats#hookFailures()})</td></tr>
+ *   <tr><td>{@value #INVALIDATED}</td><td>function counter</td><td>objects</td>
+ *       <td>objects given back broken with {@code invalidate} and destroyed
+ *       ({@link PoolStats#invalidated()})</td></tr>
+ *   <tr><td>{@value #NOT_RETAINED}</td><td>function counter</td><td>objects</td>
+ *       <td>released objects the {@code retainIf} predicate refused, destroyed
+ *       ({@link PoolStats#notRetained()})</td></tr>
  *   <tr><td>{@value #AGING_CYCLES}</td><td>function counter</td><td></td>
  *       <td>aging cycles run ({@link PoolStats#agingCycles()})</td></tr>
  *   <tr><td>{@value #LEAKS}</td><td>function counter</td><td></td>
@@ -130,6 +136,10 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
     public static final String DROPPED = "stripedpool.dropped";
     /** Function counter: hook failures. */
     public static final String HOOK_FAILURES = "stripedpool.hook.failures";
+    /** Function counter: objects given back with {@code invalidate}. */
+    public static final String INVALIDATED = "stripedpool.invalidated";
+    /** Function counter: released objects the {@code retainIf} predicate refused. */
+    public static final String NOT_RETAINED = "stripedpool.not.retained";
     /** Function counter: aging cycles. */
     public static final String AGING_CYCLES = "stripedpool.aging.cycles";
     /** Function counter: leaks reported. */
@@ -233,6 +243,10 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
                 PoolStats::dropped));
         meters.add(counter(registry, HOOK_FAILURES, null, "Reset and destroy hooks that threw",
                 PoolStats::hookFailures));
+        meters.add(counter(registry, INVALIDATED, OBJECTS, "Objects given back with invalidate",
+                PoolStats::invalidated));
+        meters.add(counter(registry, NOT_RETAINED, OBJECTS, "Released objects the retainIf "
+                + "predicate refused", PoolStats::notRetained));
         meters.add(counter(registry, AGING_CYCLES, null, "Aging cycles run",
                 PoolStats::agingCycles));
         meters.add(counter(registry, LEAKS, null, "Objects reported as leaked", PoolStats::leaks));

@@ -82,13 +82,17 @@ class PoolMetricsTest {
         assertEquals(s.agingCycles(), counter(PoolMetrics.AGING_CYCLES, "metrics-figures"));
         assertEquals(0.0, counter(PoolMetrics.LEAKS, "metrics-figures"));
 
+        assertEquals(0.0, counter(PoolMetrics.INVALIDATED, "metrics-figures"));
+
         pool.release(a);
-        pool.release(b);
-        pool.close(); // destroys the three idle objects; a closed pool still reports
+        pool.invalidate(b);
+        pool.close(); // destroys the two idle objects; a closed pool still reports
         nextScrape();
         assertEquals(0.0, gauge(PoolMetrics.IDLE, "metrics-figures"));
         assertEquals(3.0, counter(PoolMetrics.DROPPED, "metrics-figures"));
         assertEquals(5.0, counter(PoolMetrics.RELEASES, "metrics-figures"));
+        assertEquals(1.0, counter(PoolMetrics.INVALIDATED, "metrics-figures"));
+        assertEquals(0.0, counter(PoolMetrics.NOT_RETAINED, "metrics-figures"));
     }
 
     @Test
@@ -106,7 +110,8 @@ class PoolMetricsTest {
                 PoolMetrics.CREATED, PoolMetrics.DROPPED, PoolMetrics.HOOK_FAILURES,
                 PoolMetrics.AGING_CYCLES, PoolMetrics.LEAKS, PoolMetrics.MAX_TOTAL,
                 PoolMetrics.WAITING, PoolMetrics.WAIT, PoolMetrics.WAIT_MAX, PoolMetrics.TIMEOUTS,
-                PoolMetrics.CREATIONS_FAILED, PoolMetrics.MAINTENANCE_RUNS)), names);
+                PoolMetrics.CREATIONS_FAILED, PoolMetrics.MAINTENANCE_RUNS, PoolMetrics.INVALIDATED,
+                PoolMetrics.NOT_RETAINED)), names);
         assertEquals(5, registry.find(PoolMetrics.ACQUISITIONS).functionCounters().size(),
                 "one acquisitions counter per source");
         assertEquals("objects", registry.get(PoolMetrics.IDLE).gauge().getId().getBaseUnit());
@@ -161,11 +166,11 @@ class PoolMetricsTest {
         m.close();
         assertTrue(registry.find(PoolMetrics.IDLE).tag("pool", "metrics-close").meters().isEmpty());
         assertTrue(second.getMeters().isEmpty(), "removed from every registry it was bound to");
-        assertEquals(21, registry.getMeters().size(), "the other pool's meters stay");
+        assertEquals(23, registry.getMeters().size(), "the other pool's meters stay");
         m.close(); // idempotent
 
         m.bindTo(registry); // the name is free again
-        assertEquals(42, registry.getMeters().size());
+        assertEquals(46, registry.getMeters().size());
         pool.close();
         other.close();
     }

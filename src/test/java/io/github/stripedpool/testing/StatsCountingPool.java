@@ -33,6 +33,11 @@ public final class StatsCountingPool<T> implements Pool<T> {
     }
 
     @Override
+    public void invalidate(T object) {
+        delegate.invalidate(object);
+    }
+
+    @Override
     public Lease<T> lease() {
         return delegate.lease();
     }
