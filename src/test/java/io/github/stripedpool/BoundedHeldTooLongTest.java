@@ -66,6 +66,18 @@ class BoundedHeldTooLongTest {
     }
 
     @Test
+    void anInvalidatedObjectThatWasHeldTooLongIsReportedAsReturned() {
+        try (BoundedPool<Tracked> p = pool(THRESHOLD)) {
+            Tracked x = p.acquire();
+            p.checkHeldTooLong(System.nanoTime() + 2 * T);
+            p.invalidate(x);
+            assertEquals(List.of(LeakReport.Kind.HELD_TOO_LONG, LeakReport.Kind.RETURNED),
+                    reports.stream().map(LeakReport::kind).toList());
+            assertEquals(0, p.live(), "destroyed: its capacity came back");
+        }
+    }
+
+    @Test
     void objectsReturnedInTimeOrHeldUnderTheThresholdAreNeverReported() {
         try (BoundedPool<Tracked> p = pool(THRESHOLD)) {
             long start = System.nanoTime();
