@@ -1,11 +1,17 @@
 package io.github.stripedpool;
 
+import static io.github.stripedpool.LincheckObjects.CLOSED;
+import static io.github.stripedpool.LincheckObjects.OK;
+import static io.github.stripedpool.LincheckObjects.SECRET;
+import static io.github.stripedpool.LincheckObjects.check;
+import static io.github.stripedpool.LincheckObjects.checkObjects;
+import static io.github.stripedpool.LincheckObjects.claim;
 import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.forClasses;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
+import io.github.stripedpool.LincheckObjects.Obj;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -20,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * {@value #MAX_TOTAL} objects at most.
  *
  * <p>The sequential model is {@link Model}: an acquire gives a usable object or times out (both
- * {@link #OK}: an acquire without waiting may time out while another thread's release is under
+ * {@code OK}: an acquire without waiting may time out while another thread's release is under
  * way, which linearizes before that release) while the pool is open, and throws
  * {@link PoolClosedException} once it is closed. The model says nothing about which object comes
  * back. Violations are results the model never produces: an object held by two threads, a
@@ -36,21 +42,8 @@ import org.junit.jupiter.api.Test;
  */
 public class BoundedPoolLincheckTest {
     static final int MAX_TOTAL = 2;
-    static final int OK = 0;
-    static final int CLOSED = 1;
-    static final int TWO_HOLDERS = 2;
-    static final int DESTROYED_HANDED_OUT = 3;
-    static final int NOT_RESET = 4;
     static final int OVER_CAP = 5;
     static final int BAD_STATS = 6;
-
-    static final int SECRET = 42;
-
-    static final class Obj {
-        final AtomicReference<Thread> holder = new AtomicReference<>();
-        final AtomicInteger destroyed = new AtomicInteger();
-        int value;
-    }
 
     /** The sequential specification: which results are possible, not which object comes back. */
     public static final class Model {
@@ -150,16 +143,6 @@ public class BoundedPoolLincheckTest {
         return OK;
     }
 
-    private static int claim(Obj o) {
-        if (o.destroyed.get() != 0) {
-            return DESTROYED_HANDED_OUT;
-        }
-        if (!o.holder.compareAndSet(null, Thread.currentThread())) {
-            return TWO_HOLDERS;
-        }
-        return o.value != 0 ? NOT_RESET : OK;
-    }
-
     @Validate
     public void accounting() {
         PoolStats s = pool.stats();
@@ -169,25 +152,7 @@ public class BoundedPoolLincheckTest {
         check(pool.live() == s.idle() + s.inUse(), "live " + pool.live() + " == idle + inUse", s);
         check(pool.live() <= MAX_TOTAL, "live within maxTotal", s);
         check(pool.waiting() == 0, "nobody waits at quiescence", s);
-        int idleByState = 0;
-        for (int i = 0; i < created.get(); i++) {
-            Obj o = all.get(i);
-            int d = o.destroyed.get();
-            boolean isHeld = o.holder.get() != null;
-            check(d <= 1, "object " + i + " destroyed " + d + " times", s);
-            check(!(isHeld && d != 0), "object " + i + " destroyed while held", s);
-            if (!isHeld && d == 0) {
-                idleByState++;
-            }
-        }
-        check(idleByState == s.idle(), idleByState + " objects neither held nor destroyed vs idle", s);
-        check(!s.isClosed() || s.idle() == 0, "idle objects in a closed pool", s);
-    }
-
-    private static void check(boolean ok, String what, PoolStats s) {
-        if (!ok) {
-            throw new IllegalStateException(what + ": " + s);
-        }
+        checkObjects(all, created.get(), s);
     }
 
     /** Kept open for the whole class: the clock threads run while some pool needs them. */

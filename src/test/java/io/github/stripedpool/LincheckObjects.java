@@ -1,0 +1,67 @@
+package io.github.stripedpool;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * What the Lincheck tests of the pools share: the pooled object that records its holder and its
+ * destruction, the results an operation reports, and the checks of an object handed out and of
+ * every object at quiescence.
+ */
+final class LincheckObjects {
+    static final int OK = 0;
+    static final int CLOSED = 1;
+    static final int TWO_HOLDERS = 2;
+    static final int DESTROYED_HANDED_OUT = 3;
+    static final int NOT_RESET = 4;
+
+    /** What a holder leaves in an object; the reset must clear it. */
+    static final int SECRET = 42;
+
+    private LincheckObjects() {
+    }
+
+    static final class Obj {
+        final AtomicReference<Thread> holder = new AtomicReference<>();
+        final AtomicInteger destroyed = new AtomicInteger();
+        int value;
+    }
+
+    /** Takes {@code o} for the calling thread; a result other than OK is a violation. */
+    static int claim(Obj o) {
+        if (o.destroyed.get() != 0) {
+            return DESTROYED_HANDED_OUT;
+        }
+        if (!o.holder.compareAndSet(null, Thread.currentThread())) {
+            return TWO_HOLDERS;
+        }
+        return o.value != 0 ? NOT_RESET : OK;
+    }
+
+    /**
+     * At quiescence: no object destroyed twice or while held, the objects neither held nor
+     * destroyed are the idle ones, and a closed pool keeps none idle.
+     */
+    static void checkObjects(AtomicReferenceArray<Obj> all, int created, PoolStats s) {
+        int idleByState = 0;
+        for (int i = 0; i < created; i++) {
+            Obj o = all.get(i);
+            int d = o.destroyed.get();
+            boolean isHeld = o.holder.get() != null;
+            check(d <= 1, "object " + i + " destroyed " + d + " times", s);
+            check(!(isHeld && d != 0), "object " + i + " destroyed while held", s);
+            if (!isHeld && d == 0) {
+                idleByState++;
+            }
+        }
+        check(idleByState == s.idle(), idleByState + " objects neither held nor destroyed vs idle", s);
+        check(!s.isClosed() || s.idle() == 0, "idle objects in a closed pool", s);
+    }
+
+    static void check(boolean ok, String what, PoolStats s) {
+        if (!ok) {
+            throw new IllegalStateException(what + ": " + s);
+        }
+    }
+}
