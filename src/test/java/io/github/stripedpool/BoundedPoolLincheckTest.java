@@ -6,16 +6,15 @@ import static io.github.stripedpool.LincheckObjects.SECRET;
 import static io.github.stripedpool.LincheckObjects.check;
 import static io.github.stripedpool.LincheckObjects.checkObjects;
 import static io.github.stripedpool.LincheckObjects.claim;
-import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.forClasses;
+import static io.github.stripedpool.LincheckObjects.modelCheck;
+import static io.github.stripedpool.LincheckObjects.stress;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 import io.github.stripedpool.LincheckObjects.Obj;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
-import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -170,31 +169,11 @@ public class BoundedPoolLincheckTest {
 
     @Test
     void modelCheckingMatchesTheModelWithinTheCap() {
-        new ModelCheckingOptions()
-                .iterations(12)
-                .invocationsPerIteration(200)
-                .threads(2)
-                .actorsPerThread(3)
-                .actorsBefore(2)
-                .actorsAfter(1)
-                .sequentialSpecification(Model.class)
-                // Shared by every pool in the JVM and changed by their own threads: outside the
-                // state under test.
-                .addGuarantee(forClasses(MaintenanceClock.class.getName(), ClockThread.class.getName(),
-                        FlightRecorderEvents.class.getName(), Background.class.getName(),
-                        Lane.class.getName(), Workers.class.getName()).allMethods().ignore())
-                .check(BoundedPoolLincheckTest.class);
+        modelCheck(BoundedPoolLincheckTest.class, Model.class);
     }
 
     @Test
     void stressMatchesTheModelWithinTheCap() {
-        new StressOptions()
-                .iterations(10)
-                .invocationsPerIteration(1_000)
-                .threads(3)
-                .actorsPerThread(3)
-                .actorsBefore(2)
-                .sequentialSpecification(Model.class)
-                .check(BoundedPoolLincheckTest.class);
+        stress(BoundedPoolLincheckTest.class, Model.class);
     }
 }

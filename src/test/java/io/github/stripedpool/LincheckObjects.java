@@ -1,13 +1,17 @@
 package io.github.stripedpool;
 
+import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.forClasses;
+
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.StressOptions;
 
 /**
  * What the Lincheck tests of the pools share: the pooled object that records its holder and its
- * destruction, the results an operation reports, and the checks of an object handed out and of
- * every object at quiescence.
+ * destruction, the results an operation reports, the checks of an object handed out and of
+ * every object at quiescence, and the Lincheck settings.
  */
 final class LincheckObjects {
     static final int OK = 0;
@@ -57,6 +61,40 @@ final class LincheckObjects {
         }
         check(idleByState == s.idle(), idleByState + " objects neither held nor destroyed vs idle", s);
         check(!s.isClosed() || s.idle() == 0, "idle objects in a closed pool", s);
+    }
+
+    /**
+     * Model checking of a test class against its sequential {@code model}: 2 threads of 3
+     * operations, 2 before and 1 after. The clocks' registries, the background lanes and the
+     * Flight Recorder registry are shared by every pool in the JVM and changed by their own
+     * threads: outside the state under test, so ignored.
+     */
+    static void modelCheck(Class<?> test, Class<?> model) {
+        new ModelCheckingOptions()
+                .iterations(12)
+                .invocationsPerIteration(200)
+                .threads(2)
+                .actorsPerThread(3)
+                .actorsBefore(2)
+                .actorsAfter(1)
+                .sequentialSpecification(model)
+                .addGuarantee(forClasses(AgingClock.class.getName(), MaintenanceClock.class.getName(),
+                        ClockThread.class.getName(), FlightRecorderEvents.class.getName(),
+                        Background.class.getName(), Lane.class.getName(),
+                        Workers.class.getName()).allMethods().ignore())
+                .check(test);
+    }
+
+    /** Stress runs of a test class against its sequential {@code model}: 3 threads of 3 operations. */
+    static void stress(Class<?> test, Class<?> model) {
+        new StressOptions()
+                .iterations(10)
+                .invocationsPerIteration(1_000)
+                .threads(3)
+                .actorsPerThread(3)
+                .actorsBefore(2)
+                .sequentialSpecification(model)
+                .check(test);
     }
 
     static void check(boolean ok, String what, PoolStats s) {

@@ -6,17 +6,16 @@ import static io.github.stripedpool.LincheckObjects.SECRET;
 import static io.github.stripedpool.LincheckObjects.check;
 import static io.github.stripedpool.LincheckObjects.checkObjects;
 import static io.github.stripedpool.LincheckObjects.claim;
+import static io.github.stripedpool.LincheckObjects.modelCheck;
+import static io.github.stripedpool.LincheckObjects.stress;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.forClasses;
 
 import io.github.stripedpool.LincheckObjects.Obj;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
-import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -164,32 +163,11 @@ public class PoolLincheckTest {
 
     @Test
     void modelCheckingMatchesTheModelWithExclusiveResetObjects() {
-        new ModelCheckingOptions()
-                .iterations(12)
-                .invocationsPerIteration(200)
-                .threads(2)
-                .actorsPerThread(3)
-                .actorsBefore(2)
-                .actorsAfter(1)
-                .sequentialSpecification(Model.class)
-                // The clocks' registries, the background lanes and the Flight Recorder registry
-                // are shared by every pool in the JVM and changed by their own threads: outside
-                // the state under test.
-                .addGuarantee(forClasses(AgingClock.class.getName(), ClockThread.class.getName(),
-                        FlightRecorderEvents.class.getName(), Background.class.getName(),
-                        Lane.class.getName(), Workers.class.getName()).allMethods().ignore())
-                .check(PoolLincheckTest.class);
+        modelCheck(PoolLincheckTest.class, Model.class);
     }
 
     @Test
     void stressMatchesTheModelWithExclusiveResetObjects() {
-        new StressOptions()
-                .iterations(10)
-                .invocationsPerIteration(1_000)
-                .threads(3)
-                .actorsPerThread(3)
-                .actorsBefore(2)
-                .sequentialSpecification(Model.class)
-                .check(PoolLincheckTest.class);
+        stress(PoolLincheckTest.class, Model.class);
     }
 }
