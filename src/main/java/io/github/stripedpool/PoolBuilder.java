@@ -426,22 +426,14 @@ public final class PoolBuilder<T> {
     }
 
     /**
-     * Bounded pools only: reports an object borrowed longer than {@code threshold} and still not
-     * released, once per borrowing, with the stack of the thread that acquired it, and reports it
-     * again when it is released, with how long it was held. Like a leak report, but for objects
-     * that are held, not lost: a connection kept across a slow remote call, a buffer parked in a
-     * queue. Reports are {@link LeakReport}s of kind {@link LeakReport.Kind#HELD_TOO_LONG} and
-     * {@link LeakReport.Kind#RETURNED}, sent where leak reports go (the
-     * {@link #onLeak(java.util.function.Consumer) listener}, the logger
-     * {@code io.github.stripedpool} at WARNING, and the JDK Flight Recorder), whatever the
-     * {@link #leakDetection(LeakDetection) leak detection} level; they are counted in
-     * {@link PoolStats#heldTooLong()}.
-     *
-     * <p>Cost: each acquisition records its stack (a few microseconds, as an exception's
-     * construction does), which is why the option is off by default. The check runs in the
-     * background, every quarter of the smallest of this threshold, {@link #maxIdleTime} and
-     * {@link #maxLifetime} (between 10 ms and 30 s), so a report comes at most about a quarter of
-     * the threshold late, never early; the acquire and release paths only record and clear.
+     * Bounded pools only: reports an object borrowed longer than {@code threshold}, once per
+     * borrowing, with the stack of its acquisition, and again when it is given back, with how
+     * long it was held: {@link LeakReport}s of kind {@link LeakReport.Kind#HELD_TOO_LONG} and
+     * {@link LeakReport.Kind#RETURNED}, sent where leak reports go (the {@link #onLeak onLeak}
+     * listener, the logger {@code io.github.stripedpool}, the JDK Flight Recorder) whatever the
+     * leak detection level, and counted in {@link PoolStats#heldTooLong()}. Each acquisition
+     * then records its stack (microseconds); the check runs in the background every quarter of
+     * the threshold or sooner, so a report comes at most about a quarter late, never early.
      *
      * @param threshold positive, for instance a few times the longest expected hold
      * @return this builder
