@@ -18,10 +18,10 @@ import java.util.function.Supplier;
  * for every pool of the JVM, without a code change, by system properties:
  * <pre>
  * -Dstripedpool.leakDetection=disabled|sampled|paranoid     (case does not matter)
- * -Dstripedpool.leakDetection.samplingInterval=N            (N at least 1; default 128)
+ * -Dstripedpool.leakDetection.samplingInterval=N            (N at least 1; default 1024)
  * </pre>
  * For each of the two settings, a value set on the builder wins; otherwise the system property
- * is used; otherwise the default ({@link LeakDetection#DISABLED}, and 128). The properties are
+ * is used; otherwise the default ({@link LeakDetection#DISABLED}, and 1024). The properties are
  * read once, by {@link #build()}, which throws {@link IllegalArgumentException} naming the
  * property if its value is not valid.
  *
@@ -281,10 +281,14 @@ public final class PoolBuilder<T> {
     /**
      * Sets how many acquisitions share one tracked acquisition under
      * {@link LeakDetection#SAMPLED}: each acquisition is tracked with probability 1/N. Ignored
-     * by the other levels.
+     * by the other levels. The default, 1024, is chosen so that the samples cost a fraction of
+     * a bare acquire and release: a tracked acquisition records a stack trace (microseconds),
+     * an untracked one of an unbounded pool costs what it costs without leak detection. A
+     * smaller N finds a rare leak sooner and costs proportionally more; see
+     * {@code docs/finding-leaks.md}.
      *
      * @param n at least 1 (1 tracks every acquisition); default: the system property
-     *        {@code stripedpool.leakDetection.samplingInterval}, else 128
+     *        {@code stripedpool.leakDetection.samplingInterval}, else 1024
      * @return this builder
      * @throws IllegalArgumentException if {@code n} is below 1
      */
