@@ -225,6 +225,11 @@ final class LeakDetectingPool<T> implements Pool<T> {
         }
     }
 
+    /** The table, which the engine's release reads to skip {@link #releasedSampled}. */
+    LeakTable table() {
+        return table;
+    }
+
     /** Whether nothing is tracked: the engine skips {@link #releasedSampled} then. */
     boolean nothingTracked() {
         return table.isEmpty();
@@ -233,12 +238,15 @@ final class LeakDetectingPool<T> implements Pool<T> {
     /**
      * Checks the release of {@code x} by an engine that samples: marks its tracker released,
      * or throws on the second release of a tracked object. The engine then pools {@code x}.
+     *
+     * @return whether {@code x} was tracked
      */
-    void releasedSampled(T x) {
+    boolean releasedSampled(T x) {
         LeakTracker t = table.find(x);
         if (t != null && !t.markReleased(CallSite.UNRECORDED)) {
             throw doubleRelease(x, t);
         }
+        return t != null;
     }
 
     /** Whether {@code x} is tracked and not released: its lease records where it is closed. */

@@ -19,11 +19,11 @@ public enum LeakDetection {
     DISABLED,
 
     /**
-     * One acquisition in {@link PoolBuilder#leakSamplingInterval(int) N} (at random, 128 by
+     * One acquisition in {@link PoolBuilder#leakSamplingInterval(int) N} (at random, 1024 by
      * default) is tracked, with its stack trace. Cheap enough to leave on in production: a leak
      * that happens often is reported soon. In an unbounded pool the decision is taken inside the
-     * pool by a per-thread countdown: an acquisition that is not sampled costs what it costs
-     * with detection disabled, bar one decrement. Misuse detected for the tracked acquisitions
+     * pool by a per-thread countdown: an acquisition that is not sampled, and a release while no
+     * tracked object is out, cost what they cost with detection disabled. Misuse detected for the tracked acquisitions
      * only: a second release of a tracked object, and use or close of a closed tracked lease. A
      * release of an object the pool did not hand out is not detected (only {@link #PARANOID},
      * which tracks every object handed out, can tell).

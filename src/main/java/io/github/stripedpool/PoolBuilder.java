@@ -18,10 +18,10 @@ import java.util.function.Supplier;
  * for every pool of the JVM, without a code change, by system properties:
  * <pre>
  * -Dstripedpool.leakDetection=disabled|sampled|paranoid     (case does not matter)
- * -Dstripedpool.leakDetection.samplingInterval=N            (N at least 1; default 128)
+ * -Dstripedpool.leakDetection.samplingInterval=N            (N at least 1; default 1024)
  * </pre>
  * For each of the two settings, a value set on the builder wins; otherwise the system property
- * is used; otherwise the default ({@link LeakDetection#DISABLED}, and 128). The properties are
+ * is used; otherwise the default ({@link LeakDetection#DISABLED}, and 1024). The properties are
  * read once, by {@link #build()}, which throws {@link IllegalArgumentException} naming the
  * property if its value is not valid.
  *
@@ -79,7 +79,7 @@ public final class PoolBuilder<T> {
     int maxIdle = DEFAULT_MAX_IDLE_PER_PROCESSOR * Runtime.getRuntime().availableProcessors();
     String name;
     Duration agingInterval = DEFAULT_AGING_INTERVAL;
-    int stripes = defaultStripes();
+    int stripes = SettingChecks.defaultStripes(MAX_STRIPES);
     /** Null until set: then the system property decides. */
     LeakDetection leakDetection;
     /** 0 until set: then the system property decides. */
@@ -195,47 +195,8 @@ public final class PoolBuilder<T> {
      *         that is not printable (the message gives its position and code point)
      */
     public PoolBuilder<T> name(String name) {
-        Objects.requireNonNull(name, "name is null: pass a short name that identifies the pool in logs");
-        if (name.isBlank()) {
-            throw new IllegalArgumentException(
-                    "name is blank: pass a short name that identifies the pool in logs");
-        }
-        if (name.length() > MAX_NAME_LENGTH) {
-            throw new IllegalArgumentException("name is " + name.length() + " characters long, "
-                    + "at most " + MAX_NAME_LENGTH + " are allowed: pass a short name that "
-                    + "identifies the pool in logs");
-        }
-        for (int i = 0; i < name.length(); ) {
-            int c = name.codePointAt(i);
-            if (!printable(c)) {
-                throw new IllegalArgumentException(String.format("name has the character "
-                        + "U+%04X at index %d, which does not print as itself in a log line "
-                        + "(a control, format, invisible or unassigned character, or a space "
-                        + "other than U+0020): use letters, digits, punctuation and plain "
-                        + "spaces", c, i));
-            }
-            i += Character.charCount(c);
-        }
-        this.name = name;
+        this.name = SettingChecks.name(name);
         return this;
-    }
-
-    /** Whether {@code c} shows as itself in a log line; see {@link #name(String)}. */
-    private static boolean printable(int c) {
-        switch (Character.getType(c)) {
-            case Character.CONTROL:
-            case Character.FORMAT:
-            case Character.LINE_SEPARATOR:
-            case Character.PARAGRAPH_SEPARATOR:
-            case Character.SURROGATE:
-            case Character.PRIVATE_USE:
-            case Character.UNASSIGNED:
-                return false;
-            case Character.SPACE_SEPARATOR:
-                return c == ' ';
-            default:
-                return true;
-        }
     }
 
     /**
@@ -257,7 +218,7 @@ public final class PoolBuilder<T> {
         if (interval.isNegative()) {
             throw new IllegalArgumentException("agingInterval must not be negative, got " + interval);
         }
-        this.agingInterval = saturated(interval);
+        this.agingInterval = SettingChecks.saturated(interval);
         return this;
     }
 
@@ -281,10 +242,14 @@ public final class PoolBuilder<T> {
     /**
      * Sets how many acquisitions share one tracked acquisition under
      * {@link LeakDetection#SAMPLED}: each acquisition is tracked with probability 1/N. Ignored
-     * by the other levels.
+     * by the other levels. The default, 1024, is chosen so that the samples cost a fraction of
+     * a bare acquire and release: a tracked acquisition records a stack trace (microseconds),
+     * an untracked one of an unbounded pool costs what it costs without leak detection. A
+     * smaller N finds a rare leak sooner and costs proportionally more; see
+     * {@code docs/finding-leaks.md}.
      *
      * @param n at least 1 (1 tracks every acquisition); default: the system property
-     *        {@code stripedpool.leakDetection.samplingInterval}, else 128
+     *        {@code stripedpool.leakDetection.samplingInterval}, else 1024
      * @return this builder
      * @throws IllegalArgumentException if {@code n} is below 1
      */
@@ -372,7 +337,7 @@ public final class PoolBuilder<T> {
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("acquireTimeout must not be negative, got " + timeout);
         }
-        this.acquireTimeout = saturated(timeout);
+        this.acquireTimeout = SettingChecks.saturated(timeout);
         return this;
     }
 
@@ -405,7 +370,7 @@ public final class PoolBuilder<T> {
      * @throws IllegalArgumentException if {@code maxIdleTime} is zero or negative
      */
     public PoolBuilder<T> maxIdleTime(Duration maxIdleTime) {
-        this.maxIdleTime = positive(maxIdleTime, "maxIdleTime");
+        this.maxIdleTime = SettingChecks.positive(maxIdleTime, "maxIdleTime");
         return this;
     }
 
@@ -421,7 +386,7 @@ public final class PoolBuilder<T> {
      * @throws IllegalArgumentException if {@code maxLifetime} is zero or negative
      */
     public PoolBuilder<T> maxLifetime(Duration maxLifetime) {
-        this.maxLifetime = positive(maxLifetime, "maxLifetime");
+        this.maxLifetime = SettingChecks.positive(maxLifetime, "maxLifetime");
         return this;
     }
 
@@ -441,22 +406,8 @@ public final class PoolBuilder<T> {
      * @throws IllegalArgumentException if {@code threshold} is zero or negative
      */
     public PoolBuilder<T> reportHeldLongerThan(Duration threshold) {
-        this.heldTooLong = positive(threshold, "reportHeldLongerThan");
+        this.heldTooLong = SettingChecks.positive(threshold, "reportHeldLongerThan");
         return this;
-    }
-
-    private static Duration positive(Duration d, String option) {
-        Objects.requireNonNull(d, option + " is null: pass a Duration such as Duration.ofMinutes(5)");
-        if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(option + " must be positive, got " + d
-                    + ": pass a Duration above zero, such as Duration.ofSeconds(30)");
-        }
-        return saturated(d);
-    }
-
-    /** {@code d}, or {@link #LONGEST} if {@code d} is longer: "forever" never overflows. */
-    static Duration saturated(Duration d) {
-        return d.compareTo(LONGEST) > 0 ? LONGEST : d;
     }
 
     /** Number of stripes, a power of two; package-private, for tests and benchmarks. */
@@ -507,12 +458,5 @@ public final class PoolBuilder<T> {
                     + "maxTotal(n) to cap the pool at n objects, or remove " + option + "()");
         }
         return this;
-    }
-
-    /** The smallest power of two at least the number of processors, at most {@link #MAX_STRIPES}. */
-    static int defaultStripes() {
-        int cpus = Runtime.getRuntime().availableProcessors();
-        int p = cpus <= 1 ? 1 : Integer.highestOneBit(cpus - 1) << 1;
-        return Math.min(p, MAX_STRIPES);
     }
 }

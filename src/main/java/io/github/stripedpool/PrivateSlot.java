@@ -62,11 +62,21 @@ final class PrivateSlot extends PrivateSlotFields {
     }
 
     PrivateSlot(Thread owner, int home, boolean exact) {
-        this(owner, home, exact, false);
+        this(owner, home, exact, null, false);
     }
 
-    PrivateSlot(Thread owner, int home, boolean exact, boolean sampled) {
-        super(owner, home, exact, sampled);
+    /**
+     * @param leaks the table of sampled leak detection, or null
+     * @param reset whether the pool has a reset hook
+     */
+    PrivateSlot(Thread owner, int home, boolean exact, LeakTable leaks, boolean reset) {
+        super(owner, home, exact, leaks, reset);
+    }
+
+    /** The owner was lent a permit: it may keep an object here from now on. */
+    void permitted() {
+        mayPut = true;
+        fastPut = fastPutOnPermit;
     }
 
     /** The owner takes its object, or gets null if the slot is empty (or was just emptied). */
@@ -98,6 +108,12 @@ final class PrivateSlot extends PrivateSlotFields {
         } else {
             ITEM.setRelease(this, x);
         }
+    }
+
+    /** {@link #put} in a slot that is not {@link #exact}: the release fast path. */
+    void putPlain(Object x) {
+        puts++;
+        ITEM.setRelease(this, x);
     }
 
     /** Any thread (aging, close, stats of a closed pool) takes {@code x} if it is still there. */
@@ -167,14 +183,44 @@ abstract class PrivateSlotFields extends PadHead {
     /** Whether third parties may destroy what they take, so the owner must use CAS. */
     final boolean exact;
     /**
-     * Whether the owner's cycle may take the plain fast path: no destroy hook (not
-     * {@link #exact}) and no sampled leak detection.
+     * Whether the owner's release may take the plain fast path: no destroy hook (not
+     * {@link #exact}) and no sampled leak detection. Under sampled leak detection (and no
+     * destroy hook) the release takes it too while {@link #leaks} is empty: an object that
+     * is tracked is in the table before it is handed out, so its holder never sees it empty.
      */
     final boolean plain;
-    /** Sampled leak detection: acquisitions until the next tracked one. Owner only. */
-    int countdown;
+    /** The pool's table of sampled leak detection, or null. */
+    final LeakTable leaks;
+    /**
+     * The owner's acquire takes the plain fast path while {@link #privateHits} is below this
+     * bound: never in an {@link #exact} slot ({@code Long.MIN_VALUE}), always in a plain one
+     * ({@code Long.MAX_VALUE}); under sampled leak detection, up to the acquisition before the
+     * next tracked one (see {@link SampleCountdown}). One read and one compare, like a flag, and
+     * the sampling countdown costs the fast path nothing more. Owner only.
+     */
+    long fastUntil;
+    /** Sampled leak detection: {@link #privateHits} when {@link #countdown} was last set. */
+    long sampleBase;
+    /** Sampled leak detection: the acquisition, counted from {@link #sampleBase}, to track. */
+    long countdown;
     /** Whether this thread holds one of the pool's private-slot permits; owner only. */
     boolean mayPut;
+    /**
+     * What the owner's release may do on its fast path, in one field so that the path reads
+     * one flag rather than four: {@link #NO_FAST_PUT} until the thread holds a permit
+     * ({@link #mayPut}), then {@link #fastPutOnPermit}. Owner only.
+     */
+    int fastPut;
+    /**
+     * {@link #fastPut} once a permit is lent: {@link #PLAIN_PUT} in a {@link #plain} slot of a
+     * pool without a reset hook, {@link #SAMPLED_PUT} in such a slot under sampled leak
+     * detection (the release then also checks that no tracker is out), else
+     * {@link #NO_FAST_PUT} (a destroy or a reset hook: the release takes the checked path).
+     */
+    final int fastPutOnPermit;
+    static final int NO_FAST_PUT = 0;
+    static final int PLAIN_PUT = 1;
+    static final int SAMPLED_PUT = 2;
     /**
      * The object this thread last released to a stripe, until it acquires it back: a release of
      * the same object again is a double release. Owner only.
@@ -199,10 +245,13 @@ abstract class PrivateSlotFields extends PadHead {
     /** 0 until the slot of a dead owner is reaped; claimed by CAS. */
     volatile int reaped;
 
-    PrivateSlotFields(Thread owner, int home, boolean exact, boolean sampled) {
+    PrivateSlotFields(Thread owner, int home, boolean exact, LeakTable leaks, boolean reset) {
         this.owner = owner;
         this.home = home;
         this.exact = exact;
-        this.plain = !exact && !sampled;
+        this.leaks = leaks;
+        this.plain = !exact && leaks == null;
+        this.fastPutOnPermit = exact || reset ? NO_FAST_PUT : leaks == null ? PLAIN_PUT : SAMPLED_PUT;
+        this.fastUntil = plain ? Long.MAX_VALUE : Long.MIN_VALUE;
     }
 }

@@ -39,7 +39,7 @@ final class SlotPermits {
                     int k = (s.home + i) & mask;
                     if (stripes[k].lendPermit()) {
                         s.permitStripe = k;
-                        s.mayPut = true;
+                        s.permitted();
                         return true;
                     }
                 }

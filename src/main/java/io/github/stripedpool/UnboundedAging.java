@@ -24,6 +24,9 @@ import java.util.function.Consumer;
  * {@link PrivateSlot#ownerDead} returned true every write of the dead owner is visible, so its
  * object can go back to the stripes as a victim and its counters into the pool's.
  *
+ * <p>Close. {@link #sweepSlots} takes every slot's object by compare-and-set; {@link #closed}
+ * forgets the object that a release racing close left in the caller's own slot.
+ *
  * <p>Destroy hooks run under no lock; the first {@link VirtualMachineError} of a hook is
  * rethrown when the cycle (or the reap) is complete.
  */
@@ -158,6 +161,20 @@ final class UnboundedAging {
                 dropper.accept(x);
             }
         }
+    }
+
+    /**
+     * The exception of an acquire on a closed pool. A release that raced close may have left its
+     * object in the caller's slot {@code own} (a pool without a destroy hook): forgotten here.
+     */
+    static PoolClosedException closed(UnboundedPool<?> pool, PrivateSlot own) {
+        if (own != null) {
+            Object x = own.peek();
+            if (x != null && own.takeFromOutside(x)) {
+                EngineHooks.rethrowVmError(pool.hooks.drop(x, own, null));
+            }
+        }
+        return new PoolClosedException(pool.name());
     }
 
     /** Drops what it is given, keeping the first {@link VirtualMachineError} of a destroy hook. */

@@ -25,11 +25,12 @@ import java.util.function.Consumer;
  * to.
  *
  * <p>The fast path. A platform thread finds its slot with one read of the thread-id table
- * {@link #table} and a check of the entry's owner. In a pool without a destroy hook (and without
- * sampled leak detection), the private-slot acquire is a plain read and a plain write of the
- * slot and one counter increment, the release a release store and one counter increment, both
- * counters the owner's own fields: no atomic instruction, no shared
- * write, no closed check, no virtual-thread check (a virtual thread never owns a table entry, so
+ * {@link #table} and a check of the entry's owner. In a pool without a destroy hook (sampled leak
+ * detection included, for acquisitions it does not track, see {@link SampleCountdown}), the
+ * private-slot acquire is a plain read and a plain write of the slot and one counter increment,
+ * the release one flag ({@link PrivateSlotFields#fastPut}: a permit, no hook), a release store
+ * and one counter increment (sampled: and a read of the tracker table's size), both counters the owner's own fields: no atomic instruction, no shared write,
+ * no closed check, no virtual-thread check (a virtual thread never owns a table entry, so
  * it always misses and takes the slow path). See {@link PrivateSlot} for why a third party that
  * only forgets objects needs no more, and why a pool with a destroy hook needs a compare-and-set
  * on each side.
@@ -166,7 +167,7 @@ final class UnboundedPool<T> implements Pool<T> {
         PrivateSlot s = table[index(t)];
         if (s != null && s.owner == t) {
             Object x = s.item;
-            if (x != null && s.plain) {
+            if (x != null && s.privateHits < s.fastUntil) {
                 s.item = null; // plain: see PrivateSlot
                 s.privateHits++;
                 return (T) x;
@@ -183,13 +184,13 @@ final class UnboundedPool<T> implements Pool<T> {
                 return acquireShared(Threads.stripeOf(t, mask), null, null);
             }
             if (closed) {
-                throw closed(fallbackSlot());
+                throw UnboundedAging.closed(this, fallbackSlot());
             }
             s = ownSlot(t);
         }
         Object x = s.take();
         if (x != null) {
-            return sampler == null ? (T) x : sampling.acquired(s, (T) x);
+            return sampler == null ? (T) x : sampling.acquired(s, (T) x, true);
         }
         return acquireShared(s.home, s, null);
     }
@@ -198,7 +199,7 @@ final class UnboundedPool<T> implements Pool<T> {
     @SuppressWarnings("unchecked")
     private T acquireShared(int home, PrivateSlot slot, long[] shared) {
         if (closed) {
-            throw closed(slot);
+            throw UnboundedAging.closed(this, slot);
         }
         if (slot == null && shared == null) {
             shared = stripes[home].counts;
@@ -232,21 +233,7 @@ final class UnboundedPool<T> implements Pool<T> {
         if (slot != null && x == slot.lastShared) {
             slot.lastShared = null; // this thread holds it again: releasing it is no longer double
         }
-        return sampler == null ? (T) x : sampling.acquired(slot, (T) x);
-    }
-
-    /**
-     * The exception of an acquire on a closed pool. A release that raced close may have left its
-     * object in the caller's slot (a pool without a destroy hook): forgotten here.
-     */
-    private PoolClosedException closed(PrivateSlot own) {
-        if (own != null) {
-            Object x = own.peek();
-            if (x != null && own.takeFromOutside(x)) {
-                EngineHooks.rethrowVmError(hooks.drop(x, own, null));
-            }
-        }
-        return new PoolClosedException(name);
+        return sampler == null ? (T) x : sampling.acquired(slot, (T) x, false);
     }
 
     @Override
@@ -262,27 +249,19 @@ final class UnboundedPool<T> implements Pool<T> {
     @Override
     public void release(T object) {
         if (object == null) {
-            throw new NullPointerException("release(null) on pool '" + name
-                    + "': pass the object that acquire() returned");
+            throw ReleaseChecks.nullObject("release", name);
         }
         Thread t = Thread.currentThread();
         PrivateSlot s = table[index(t)];
         if (s != null && s.owner == t) {
             Object cur = s.item;
-            if (!s.plain) {
-                releaseChecked(s, cur, object);
+            int f; // an empty slot, not a double release, a permit, no hook, no tracker out:
+            if (cur == null && object != s.lastShared && (f = s.fastPut) != PrivateSlot.NO_FAST_PUT
+                    && (f == PrivateSlot.PLAIN_PUT || s.leaks.isEmpty())) {
+                s.putPlain(object);
                 return;
             }
-            if (cur == object || object == s.lastShared) {
-                throw doubleRelease(object);
-            }
-            if (reset == null || hooks.resetOrDrop(object, s, null)) {
-                if (cur == null && s.mayPut) {
-                    s.put(object);
-                    return;
-                }
-                releaseOwn(s, cur, object);
-            }
+            releaseChecked(s, cur, object);
             return;
         }
         releaseSlow(t, object);
@@ -292,8 +271,7 @@ final class UnboundedPool<T> implements Pool<T> {
     @Override
     public void invalidate(T object) {
         if (object == null) {
-            throw new NullPointerException("invalidate(null) on pool '" + name
-                    + "': pass the object that acquire() returned");
+            throw ReleaseChecks.nullObject("invalidate", name);
         }
         if (sampler != null && !sampler.nothingTracked()) {
             sampler.releasedSampled(object);
@@ -302,19 +280,19 @@ final class UnboundedPool<T> implements Pool<T> {
         PrivateSlot s = table[index(t)];
         if (s == null || s.owner != t) {
             s = null; // a virtual thread, a collision, or closed: count in the pool's counters
-        } else if (s.item == object || object == s.lastShared) {
-            throw doubleRelease(object);
+        } else if (s.item == object || object == s.lastShared && ReleaseChecks.idle(stripes, s)) {
+            throw ReleaseChecks.doubleRelease(name, object);
         }
         hooks.invalidated(object, s, poolCounts);
     }
 
-    /** A release to a slot that is not plain: a destroy hook, or sampled leak detection. */
+    /** A release to the caller's own slot that is not a plain put (see {@link PrivateSlot#fastPut}). */
     private void releaseChecked(PrivateSlot s, Object cur, T object) {
-        if (sampler != null && !sampler.nothingTracked()) {
-            sampler.releasedSampled(object); // first: its report of a double release is richer
+        if (sampler != null) {
+            sampling.releasedTracked(s, object); // first: its report of a double release is richer
         }
-        if (cur == object || object == s.lastShared) {
-            throw doubleRelease(object);
+        if (cur == object || object == s.lastShared && ReleaseChecks.idle(stripes, s)) {
+            throw ReleaseChecks.doubleRelease(name, object);
         }
         if (reset == null || hooks.resetOrDrop(object, s, null)) {
             releaseOwn(s, cur, object);
@@ -346,8 +324,8 @@ final class UnboundedPool<T> implements Pool<T> {
         }
         PrivateSlot s = ownSlot(t);
         Object cur = s.item;
-        if (cur == object || object == s.lastShared) {
-            throw doubleRelease(object);
+        if (cur == object || object == s.lastShared && ReleaseChecks.idle(stripes, s)) {
+            throw ReleaseChecks.doubleRelease(name, object);
         }
         if (reset == null || hooks.resetOrDrop(object, s, null)) {
             releaseOwn(s, cur, object);
@@ -373,15 +351,6 @@ final class UnboundedPool<T> implements Pool<T> {
         if (!push(x, s.home, epoch)) {
             EngineHooks.rethrowVmError(hooks.drop(x, s, null));
         }
-    }
-
-    private IllegalStateException doubleRelease(Object x) {
-        return new IllegalStateException("pool '" + name + "': a " + x.getClass().getName()
-                + " was released twice: it is already back in the pool (this thread released it "
-                + "last, and has not acquired it since). This second release was ignored. After "
-                + "release(x), x belongs to the pool: drop every reference to it. The default "
-                + "mode catches only a double release on the same thread; leakDetection(PARANOID) "
-                + "catches every one, with the stack of the first release");
     }
 
     /**
@@ -440,9 +409,10 @@ final class UnboundedPool<T> implements Pool<T> {
         if (last != null && last.reaped == 0 && last.ownerDead()) {
             EngineHooks.rethrowVmError(aging.reap(last));
         }
-        PrivateSlot s = new PrivateSlot(t, nextHome.getAndIncrement() & mask, exact, sampler != null);
+        PrivateSlot s = new PrivateSlot(t, nextHome.getAndIncrement() & mask, exact,
+                sampler == null ? null : sampler.table(), reset != null);
         if (sampler != null) {
-            s.countdown = sampling.next();
+            sampling.start(s);
         }
         registry.add(s);
         PrivateSlot[] tab = table;

@@ -252,4 +252,39 @@ class EngineDefectTest {
             assertEquals(maxIdle, s.idle(), s::toString);
         }
     }
+
+    /**
+     * An object that a thread released to a stripe, that another thread took from there and
+     * handed back, is the first thread's to release again: not a double release. Before the fix
+     * the engine remembered the last object each thread pushed to a stripe and refused its next
+     * release for good, so a producer and a consumer trading objects lost them one by one.
+     * The real double release, while the object is still idle in the stripe, is still refused.
+     */
+    @ParameterizedTest(name = "destroy hook {0}")
+    @ValueSource(booleans = {false, true})
+    void anObjectHandedBackThroughTheStripesIsNotADoubleRelease(boolean destroyHook) throws Exception {
+        PoolBuilder<Tracked> b = Pool.builder(objects::create).agingInterval(MANUAL_AGING);
+        if (destroyHook) {
+            b.destroy(objects::destroy);
+        }
+        java.util.concurrent.ExecutorService other = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (UnboundedPool<Tracked> pool = engine(b, "hand-back")) {
+            Tracked y = other.submit(() -> {
+                Tracked kept = pool.acquire();
+                Tracked pushed = pool.acquire();
+                pool.release(kept); // fills that thread's slot
+                pool.release(pushed); // so this one goes to a stripe: its last pushed object
+                assertThrows(IllegalStateException.class, () -> pool.release(pushed),
+                        "still idle in a stripe: a double release");
+                return pushed;
+            }).get();
+            assertSame(y, pool.acquire(), "this thread's slot is empty: y comes from the stripe");
+            other.submit(() -> pool.release(y)).get(); // handed back: a release like any other
+            assertBalanced(pool);
+            assertEquals(0, pool.stats().inUse());
+            assertTrue(objects.destroyedTwice().isEmpty());
+        } finally {
+            other.shutdownNow();
+        }
+    }
 }

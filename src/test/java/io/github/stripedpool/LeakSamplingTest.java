@@ -7,6 +7,8 @@ import io.github.stripedpool.LeakTesting.Buffer;
 import io.github.stripedpool.LeakTesting.Reports;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /** SAMPLED: about one leak in N is tracked, and every tracked leak is reported. */
@@ -59,5 +61,34 @@ class LeakSamplingTest {
             assertTrue(LeakTesting.tracked(leaky) <= 1, "at most the one object in circulation is tracked");
         }
         pool.close();
+    }
+
+    /**
+     * A tracked object released on another thread lands in that thread's private slot; that
+     * thread's next acquisition must retire the tracker, or its next release would find the
+     * tracker already released and report a double release that never happened.
+     */
+    @Test
+    void aTrackedObjectReleasedOnAnotherThreadIsRetiredThere() throws Exception {
+        Pool<Buffer> pool = Pool.builder(Buffer::new).leakDetection(LeakDetection.SAMPLED)
+                .leakSamplingInterval(4).build();
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            for (int i = 0; i < 5_000; i++) {
+                Buffer x = pool.acquire(); // tracked about one time in four
+                other.submit(() -> {
+                    Buffer y = pool.acquire(); // empties the other thread's slot
+                    pool.release(x); // into that slot
+                    for (int k = 0; k < 3; k++) {
+                        pool.release(pool.acquire());
+                    }
+                    pool.release(y);
+                }).get();
+            }
+            assertTrue(LeakTesting.tracked(pool) <= 3, "tracked " + LeakTesting.tracked(pool));
+        } finally {
+            other.shutdownNow();
+            pool.close();
+        }
     }
 }

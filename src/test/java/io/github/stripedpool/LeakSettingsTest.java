@@ -83,9 +83,9 @@ class LeakSettingsTest {
     }
 
     @Test
-    void samplingDefaultsToOneIn128() {
+    void samplingDefaultsToOneIn1024() {
         Pool<Buffer> pool = builder().leakDetection(LeakDetection.SAMPLED).build();
-        assertTrue(pool.toString().contains("sampled 1/128"), pool::toString);
+        assertTrue(pool.toString().contains("sampled 1/1024"), pool::toString);
         pool.close();
     }
 

@@ -51,7 +51,7 @@ class PaddingLayoutTest {
     void privateSlotCountersArePaddedOnBothSides() {
         for (String counter : new String[] {"privateHits", "puts", "sharedReleases", "created",
                 "dropped", "homeHits", "stolenHits", "victimHits", "misses", "hookFailures",
-                "lastShared", "mayPut"}) {
+                "lastShared", "mayPut", "fastPut", "fastUntil"}) {
             assertHotFieldPadded(PrivateSlot.class, counter);
         }
     }

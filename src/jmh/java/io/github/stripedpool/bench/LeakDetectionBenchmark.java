@@ -23,13 +23,13 @@ import org.openjdk.jmh.infra.Blackhole;
  * The cost of leak detection on one cycle (acquire, {@link Payload#touch touch}, release), per
  * level: {@code none} is a pool built without mentioning leak detection (and with the system
  * property cleared), {@code disabled} one built with {@code LeakDetection.DISABLED}; both are the
- * bare engine, so they must not differ. {@code sampled} tracks one acquisition in 128 (the
+ * bare engine, so they must not differ. {@code sampled} tracks one acquisition in 1024 (the
  * default), {@code paranoid} every one, with a stack trace at each acquisition and release.
  *
  * <pre>
  * java -jar target-jmh/benchmarks.jar LeakDetectionBenchmark
  * java -jar target-jmh/benchmarks.jar LeakDetectionBenchmark -t 2 -prof gc
- * java -jar target-jmh/benchmarks.jar LeakDetectionBenchmark -p mode=sampled -p samplingInterval=128,1024,1000000000
+ * java -jar target-jmh/benchmarks.jar LeakDetectionBenchmark -p mode=sampled -p samplingInterval=128,1024,4096,1000000000
  * </pre>
  */
 @State(Scope.Benchmark)
@@ -44,10 +44,10 @@ public class LeakDetectionBenchmark {
     public String mode;
 
     /**
-     * One tracked acquisition in this many, for {@code sampled} only. 128 is the default; a huge
+     * One tracked acquisition in this many, for {@code sampled} only. 1024 is the default; a huge
      * value measures what the untracked path alone costs.
      */
-    @Param({"128"})
+    @Param({"1024"})
     public int samplingInterval;
 
     /** Bytes in the payload's buffer. */
