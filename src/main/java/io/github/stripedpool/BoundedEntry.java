@@ -88,12 +88,15 @@ final class BoundedEntry extends BoundedEntryFields {
     static final class ObjectRef extends WeakReference<Object> {
         /** {@code System.nanoTime()} at creation; 0 when the pool has no maxLifetime. */
         final long createdNanos;
+        /** The object's identity hash: where {@link BoundedIndex} files it, even once it is garbage. */
+        final int hash;
         /** Set by maintenance when the object outlived maxLifetime while borrowed. */
         volatile boolean expired;
 
         ObjectRef(Object x, long createdNanos) {
             super(x);
             this.createdNanos = createdNanos;
+            this.hash = System.identityHashCode(x);
         }
     }
 }
@@ -109,6 +112,11 @@ abstract class BoundedEntryFields extends PadHead {
     BoundedEntry.ObjectRef ref;
     /** The maintenance epoch of the last release (see {@link BoundedPool}, eviction). */
     int stamp;
+    /**
+     * The current borrowing's acquisition site and time; only in a pool that reports objects
+     * held too long (see {@link BoundedHeldTooLong} for how it is read and written).
+     */
+    volatile BoundedHeldTooLong.Borrow borrow;
 
     BoundedEntryFields(int index) {
         this.index = index;

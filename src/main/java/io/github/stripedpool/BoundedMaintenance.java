@@ -6,8 +6,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The background work of one {@link BoundedPool}, run by {@link MaintenanceClock}: idle and
- * lifetime eviction, giving back the capacity of leaked objects, and keeping minIdle objects
- * ready. No thread of its own, and no user code under a lock: destroy and factory calls happen
+ * lifetime eviction, reports of objects held too long ({@link BoundedHeldTooLong}), giving back
+ * the capacity of leaked objects, and keeping minIdle objects ready. No thread of its own, and no user code under a lock: destroy and factory calls happen
  * on entries this class owns (RESERVED), through the pool's own destroy and create paths.
  *
  * <p>Idle time without a clock on the hot path. Each run increments {@link #epoch} (written by
@@ -40,6 +40,8 @@ final class BoundedMaintenance {
     static final long REFILL_PERIOD_NANOS = 1_000_000_000L;
 
     private final BoundedPool<?> pool;
+    /** Null unless the pool reports objects held too long. */
+    private final BoundedHeldTooLong heldTooLong;
     private final int minIdle;
     final long maxIdleNanos;
     final long maxLifetimeNanos;
@@ -55,18 +57,25 @@ final class BoundedMaintenance {
     private final ReentrantLock reclaimLock = new ReentrantLock();
     private volatile ScheduledFuture<?> scheduled;
 
-    BoundedMaintenance(BoundedPool<?> pool, int minIdle, long maxIdleNanos, long maxLifetimeNanos) {
+    BoundedMaintenance(BoundedPool<?> pool, int minIdle, long maxIdleNanos, long maxLifetimeNanos,
+            BoundedHeldTooLong heldTooLong) {
         this.pool = pool;
+        this.heldTooLong = heldTooLong;
         this.minIdle = minIdle;
         this.maxIdleNanos = maxIdleNanos;
         this.maxLifetimeNanos = maxLifetimeNanos;
-        long limit = maxIdleNanos == 0 ? maxLifetimeNanos
-                : maxLifetimeNanos == 0 ? maxIdleNanos : Math.min(maxIdleNanos, maxLifetimeNanos);
+        long limit = smallestSet(smallestSet(maxIdleNanos, maxLifetimeNanos),
+                heldTooLong != null ? heldTooLong.thresholdNanos : 0L);
         this.periodNanos = limit != 0
                 ? Math.max(MIN_PERIOD_NANOS, Math.min(MAX_PERIOD_NANOS, limit / RUNS_PER_LIMIT))
                 : minIdle > 0 ? REFILL_PERIOD_NANOS : 0L;
         this.idleEpochs = maxIdleNanos == 0 ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE - 1,
                 maxIdleNanos / periodNanos + (maxIdleNanos % periodNanos == 0 ? 0 : 1));
+    }
+
+    /** The smaller of two limits, where 0 means "not set". */
+    private static long smallestSet(long a, long b) {
+        return a == 0 ? b : b == 0 ? a : Math.min(a, b);
     }
 
     /** Schedules the runs (also with minIdle alone: a failed refill is retried) and fills minIdle. */
@@ -112,7 +121,7 @@ final class BoundedMaintenance {
                 if (expired(e, now, ep, idle) && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
                     if (expired(e, now, ep, idle)) { // as the owner: see the class comment
                         idle--;
-                        fatal = Hooks.fatal(fatal, pool.destroyOwned(e, e.item));
+                        fatal = Hooks.fatal(fatal, pool.hooks().destroyOwned(e, e.item));
                     } else {
                         pool.publish(e, e.item, e.stamp);
                     }
@@ -125,6 +134,9 @@ final class BoundedMaintenance {
                     r.expired = true;
                 }
             }
+        }
+        if (heldTooLong != null) {
+            heldTooLong.check(pool.table().array(), now); // reports after its scan, no lock held
         }
         reclaimLeaked();
         pool.threads().reapDead();
@@ -165,11 +177,11 @@ final class BoundedMaintenance {
      * acquisition that finds nothing idle tries again.
      */
     void refill() {
-        for (int need = minIdle - countIdle(); need > 0 && !pool.isClosed() && pool.tryReserve(); need--) {
+        for (int need = minIdle - countIdle(); need > 0 && !pool.isClosed() && pool.capacity().tryReserve(); need--) {
             BoundedEntry e = pool.table().claimFree();
             Object x;
             try {
-                x = pool.make(e);
+                x = pool.capacity().make(e);
             } catch (ObjectCreationException t) {
                 LOG.log(System.Logger.Level.WARNING, "pool '" + pool.name() + "': could not create an "
                         + "object to keep minIdle (" + minIdle + ") ready; retrying later", t);
@@ -229,7 +241,8 @@ final class BoundedMaintenance {
         pool.threads().add(Counts.RELEASED, 1);
         pool.threads().add(Counts.DROPPED, 1);
         e.item = null;
-        pool.free(e);
+        BoundedHeldTooLong.forget(e);
+        pool.capacity().free(e);
         LOG.log(System.Logger.Level.WARNING, "pool '" + pool.name() + "': a borrowed object was "
                 + "garbage-collected without being released; its capacity was given back");
         return true;

@@ -2,12 +2,7 @@ package io.github.stripedpool;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 
 /**
  * The bounded pool: at most {@code maxTotal} live objects, acquirers wait (with a timeout) when
@@ -15,7 +10,7 @@ import java.util.function.Supplier;
  *
  * <p>Structure. A {@link BoundedEntryTable} of {@link BoundedEntry entries}, grown as objects
  * are created, each empty or holding one object, with its state changed by CAS (see
- * {@code BoundedEntry} for the transitions); {@link #live}, the number of entries that hold or
+ * {@code BoundedEntry} for the transitions); the live count ({@link BoundedCapacity}), the number of entries that hold or
  * are about to hold an object; a {@link BoundedWaitQueue} of waiting threads, which also decides
  * between barging and hand-off; {@link BoundedThreads}, the per-thread state and counters.
  * Acquire, when an object is idle, takes no lock:
@@ -25,7 +20,7 @@ import java.util.function.Supplier;
  *       places and rarely race for the same entry;</li>
  *   <li>if {@code live < maxTotal}: a CAS on {@code live} reserves capacity, then the factory
  *       runs, outside any lock; a factory failure gives the unit back;</li>
- *   <li>else the thread queues and parks (see {@link #await}).</li>
+ *   <li>else the thread queues and parks (see {@link BoundedWaiting}).</li>
  * </ol>
  *
  * <p>Fairness. A release makes its entry IDLE and wakes the oldest waiter to compete for it
@@ -35,26 +30,13 @@ import java.util.function.Supplier;
  * oldest waiter, as a permit to create: the waiter runs the factory itself, outside any lock, and
  * no more objects are created than there are waiters to take them.
  *
- * <p>The lost wake-up. A waiter queues and then parks; a releaser that saw no waiter marks its
- * entry IDLE. If the two cross, the waiter could sleep next to an idle object. Both sides make a
- * pair of sequentially consistent accesses in opposite order (Dekker): the releaser writes IDLE
- * (volatile) then reads the queue's size and mode (volatile); the waiter writes the size (under
- * the queue's lock, volatile), or the starving mode, then scans the entries' states (volatile).
- * At least one sees the other: the releaser wakes the front waiter, or takes its entry back (CAS
- * IDLE to RESERVED) and hands it over, or the waiter finds it, cancels its place in the queue and
- * takes it. A waiter that was woken once and lost the race is not woken again until it has
- * waited the starvation threshold; an entry may then stay idle that long while it sleeps, which
- * is the price of waking no thread per release in a tight loop, and within the bound. If a
- * waiter was served while it found an entry itself, it has two, and gives the extra one back
- * through the same release path. Freed capacity follows the same pattern with {@code live} in
- * place of an entry's state, and {@link #closed} with close.
- *
- * <p>Accounting. {@code live} counts entries that are not FREE plus units reserved for a creator
- * that has not claimed its entry yet; an entry is claimed only after a unit is reserved and made
- * FREE before its unit is given back, so a creator always finds a FREE entry (or the table grows
- * to make one). At every quiescent point: created - dropped == live == idle + in use &lt;=
- * maxTotal. Every path that frees an entry frees it whatever the destroy hook throws, and only
- * then rethrows (see {@link Hooks}): no hook can keep a unit reserved.
+ * <p>Parts. {@link BoundedCapacity} keeps the count of live objects against maxTotal, runs
+ * the factory and gives capacity back; {@link BoundedWaiting} is the wait of an acquirer that
+ * found nothing (it explains how a wake-up is never lost); {@link BoundedIndex} finds the entry
+ * of a released object that is not the thread's hint; {@link BoundedHooks} runs the user hooks
+ * that decide an object's fate and destroys objects, freeing the entry whatever the destroy hook
+ * throws, so no hook can keep a unit reserved; {@link BoundedHeldTooLong}, when the pool reports
+ * objects held too long, records each acquisition and reports late returns.
  *
  * <p>Background work. {@link BoundedMaintenance} evicts idle and old objects, reclaims leaked
  * ones and keeps minIdle, on the shared {@link MaintenanceClock} thread, through the same
@@ -68,16 +50,11 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     /** An acquire's start time before it was read from the clock. */
     private static final long NOT_STARTED = Long.MIN_VALUE;
 
-    /** The outcome of a wait that brought a unit of capacity rather than an entry. */
-    private static final BoundedEntry PERMIT = new BoundedEntry(-1);
-
     private final String name;
-    private final Supplier<? extends T> factory;
     /** Null when not set: a null check is cheaper than calling a no-op. */
-    private final Consumer<? super T> reset;
-    private final Consumer<? super T> destroy;
+    /** Null when not set: read on the acquire path, where a null check spares a call. */
     private final Predicate<? super T> validate;
-    private final Predicate<? super T> retain;
+    private final BoundedHooks<T> hooks;
     private final int maxTotal;
     private final int minIdle;
     private final long acquireTimeoutNanos;
@@ -85,31 +62,36 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     private final int stripes;
 
     private final BoundedEntryTable table;
-    private final AtomicInteger live = new AtomicInteger();
+    /** Object to entry, for the release of an object that is not the thread's hint. */
+    private final BoundedIndex index;
     private final BoundedThreads threads;
-
+    private final BoundedCapacity capacity;
     private final BoundedWaitQueue waitQueue;
-    private final AtomicLong creationsFailed = new AtomicLong();
+    private final BoundedWaiting waiting;
     private volatile boolean closed;
     private final BoundedMaintenance maintenance;
+    /** Null unless the pool reports objects held too long: then one null check per cycle. */
+    private final BoundedHeldTooLong heldTooLong;
 
     private BoundedPool(PoolBuilder<T> b, String name, long starvationNanos) {
         this.name = name;
         this.waitQueue = new BoundedWaitQueue(starvationNanos);
-        this.factory = b.factory;
-        this.reset = b.reset;
-        this.destroy = b.destroy;
         this.validate = b.validate;
-        this.retain = b.retain;
         this.maxTotal = b.maxTotal;
         this.minIdle = Math.max(0, b.minIdle);
         this.acquireTimeoutNanos = nanos(b.acquireTimeout != null
                 ? b.acquireTimeout : PoolBuilder.DEFAULT_ACQUIRE_TIMEOUT);
+        this.heldTooLong = b.heldTooLong != null
+                ? new BoundedHeldTooLong(name, nanos(b.heldTooLong), b.onLeak) : null;
         this.maintenance = new BoundedMaintenance(this, minIdle,
                 b.maxIdleTime != null ? nanos(b.maxIdleTime) : 0L,
-                b.maxLifetime != null ? nanos(b.maxLifetime) : 0L);
-        this.table = new BoundedEntryTable(maxTotal);
+                b.maxLifetime != null ? nanos(b.maxLifetime) : 0L, heldTooLong);
         this.threads = new BoundedThreads(maxTotal);
+        this.capacity = new BoundedCapacity(this, b.factory, maxTotal, waitQueue, threads, maintenance);
+        this.table = capacity.table;
+        this.index = capacity.index;
+        this.waiting = new BoundedWaiting(this, capacity, waitQueue);
+        this.hooks = new BoundedHooks<>(b, name, threads, capacity);
         this.stripes = Math.max(1, b.stripes);
     }
 
@@ -129,14 +111,22 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     @Override
     public T acquire() {
-        return acquireNanos(acquireTimeoutNanos);
+        return watched(acquireNanos(acquireTimeoutNanos));
     }
 
     @Override
     public T acquire(Duration timeout) {
         Objects.requireNonNull(timeout,
                 "timeout is null: pass a Duration, e.g. Duration.ofSeconds(2)");
-        return acquireNanos(nanos(timeout));
+        return watched(acquireNanos(nanos(timeout)));
+    }
+
+    /** Records where and when {@code x} was acquired, if the pool reports objects held too long. */
+    private T watched(T x) {
+        if (heldTooLong != null) {
+            heldTooLong.borrowed(index.find(x), x);
+        }
+        return x;
     }
 
     @Override
@@ -156,7 +146,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             BoundedEntry h = l.hint;
             if (h != null && h.state() == BoundedEntry.IDLE && h.cas(BoundedEntry.IDLE, BoundedEntry.BORROWED)) {
                 Object x = take(h);
-                if (validate == null || isValid(h, x)) {
+                if (validate == null || hooks.isValid(h, x)) {
                     l.privateHits++;
                     return (T) x;
                 }
@@ -180,44 +170,34 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             BoundedEntry e = scan(home);
             if (e != null) {
                 Object x = take(e);
-                if (validate == null || isValid(e, x)) {
+                if (validate == null || hooks.isValid(e, x)) {
                     threads.count(l, isHome(e, home) ? Counts.HIT_HOME : Counts.HIT_STOLEN);
                     BoundedThreads.hint(l, e);
                     return (T) x;
                 }
-                checkDeadline(start, timeoutNanos);
+                waiting.checkDeadline(start, timeoutNanos);
                 continue;
             }
             if (minIdle > 0) {
                 maintenance.requestRefill(); // nothing idle: minIdle is not kept
             }
-            if (tryReserve()) {
+            if (capacity.tryReserve()) {
                 return create(l);
             }
             if (start == NOT_STARTED) {
                 start = System.nanoTime();
             }
-            e = await(home, start, timeoutNanos);
-            if (e == PERMIT) {
+            e = waiting.await(home, start, timeoutNanos);
+            if (e == BoundedWaiting.PERMIT) {
                 return create(l);
             }
             Object x = take(e);
-            if (validate == null || isValid(e, x)) {
+            if (validate == null || hooks.isValid(e, x)) {
                 threads.count(l, Counts.HIT_STOLEN);
                 BoundedThreads.hint(l, e);
                 return (T) x;
             }
-            checkDeadline(start, timeoutNanos);
-        }
-    }
-
-    /**
-     * After a failed validation: the timeout bounds the whole acquire, so idle objects that keep
-     * failing a slow validation cannot hold the caller past it.
-     */
-    private void checkDeadline(long start, long timeoutNanos) {
-        if (System.nanoTime() - start >= timeoutNanos) {
-            throw timeout(timeoutNanos);
+            waiting.checkDeadline(start, timeoutNanos);
         }
     }
 
@@ -225,7 +205,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
      * Takes the first idle entry from {@code home} (modulo the table's length) on, by CAS; null
      * if none was idle. Costs in proportion to the entries made, not to maxTotal.
      */
-    private BoundedEntry scan(int home) {
+    BoundedEntry scan(int home) {
         final BoundedEntry[] es = table.array();
         final int n = es.length;
         for (int i = 0, k = home % n; i < n; i++, k = k + 1 == n ? 0 : k + 1) {
@@ -252,181 +232,17 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     }
 
     /**
-     * Runs the validation hook on a borrowed entry's object; destroys it if it fails. A
-     * {@link VirtualMachineError} from either hook reaches the caller, after the entry is freed.
-     */
-    @SuppressWarnings("unchecked")
-    private boolean isValid(BoundedEntry e, Object x) {
-        boolean ok;
-        try {
-            ok = validate.test((T) x);
-        } catch (Throwable t) {
-            Hooks.failed("validate", x, name, threads.counts, "destroyed instead of handed out", t);
-            Hooks.rethrow(Hooks.fatal(t, destroyOwned(e, x)));
-            return false;
-        }
-        if (!ok) {
-            Hooks.rethrow(destroyOwned(e, x));
-        }
-        return ok;
-    }
-
-    /** Reserves one unit of capacity, if {@code live < maxTotal}. */
-    boolean tryReserve() {
-        final AtomicInteger live = this.live;
-        for (int c = live.get(); c < maxTotal; c = live.get()) {
-            if (live.compareAndSet(c, c + 1)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
      * Makes an object with a unit of capacity the caller holds, outside any lock, and hands it
      * to the caller. On failure the unit goes back (to a waiter, if one waits).
      */
     @SuppressWarnings("unchecked")
     private T create(BoundedLocal l) {
         BoundedEntry e = table.claimFree();
-        Object x = make(e);
+        Object x = capacity.make(e);
         e.set(BoundedEntry.BORROWED);
         threads.count(l, Counts.MISS);
         BoundedThreads.hint(l, e);
         return (T) x;
-    }
-
-    /** Runs the factory for the RESERVED entry {@code e}; frees it and the unit if that fails. */
-    Object make(BoundedEntry e) {
-        Object x;
-        try {
-            x = factory.get();
-        } catch (Throwable t) {
-            creationFailed(e);
-            FlightRecorderEvents.factoryFailed(name, t);
-            if (t instanceof Error) {
-                throw (Error) t;
-            }
-            throw new ObjectCreationException("pool '" + name + "': the factory threw " + t
-                    + "; the capacity it was to use went back to the pool, acquire() again to retry", t);
-        }
-        if (x == null) {
-            creationFailed(e);
-            FlightRecorderEvents.factoryFailed(name, null);
-            throw new ObjectCreationException("pool '" + name
-                    + "': the factory returned null; it must return a new object on every call", null);
-        }
-        e.ref = new BoundedEntry.ObjectRef(x, maintenance.maxLifetimeNanos > 0 ? System.nanoTime() : 0L);
-        threads.add(Counts.CREATED, 1);
-        return x;
-    }
-
-    private void creationFailed(BoundedEntry e) {
-        creationsFailed.incrementAndGet();
-        e.set(BoundedEntry.FREE);
-        capacityBack();
-    }
-
-    // ---------------------------------------------------------------- waiting
-
-    /**
-     * Queues the caller and parks until it is handed an entry or a permit, finds one itself, or
-     * gives up. Parks at most until it has waited the starvation threshold,
-     * then switches the queue to starving mode (see {@link BoundedWaitQueue}).
-     *
-     * @return a BORROWED entry that is now the caller's, or {@link #PERMIT}
-     */
-    private BoundedEntry await(int home, long start, long timeoutNanos) {
-        long now = System.nanoTime();
-        if (timeoutNanos - (now - start) <= 0) {
-            throw timeout(timeoutNanos);
-        }
-        BoundedWaiter w = new BoundedWaiter(Thread.currentThread(), now);
-        if (!waitQueue.enqueue(w)) {
-            throw new PoolClosedException(name);
-        }
-        Object recorded = FlightRecorderEvents.waitStarted();
-        boolean timedOut = false;
-        try {
-            return awaitQueued(w, home, start, timeoutNanos);
-        } catch (PoolTimeoutException e) {
-            timedOut = true;
-            throw e;
-        } finally {
-            waitQueue.ended(w);
-            FlightRecorderEvents.waitEnded(recorded, name, timedOut);
-        }
-    }
-
-    private BoundedEntry awaitQueued(BoundedWaiter w, int home, long start, long timeoutNanos) {
-        for (;;) {
-            if (w.outcome != BoundedWaiter.WAITING) {
-                return served(w);
-            }
-            // The waiter's half of the Dekker pair (class comment): queued or woken, look again.
-            BoundedEntry found = scan(home);
-            if (found != null || tryReserve()) {
-                BoundedEntry got = found != null ? found : PERMIT;
-                if (waitQueue.cancel(w)) {
-                    return got;
-                }
-                giveBack(got); // served meanwhile as well: keep what was handed, return the other
-                return served(w);
-            }
-            if (w.thread.isInterrupted()) {
-                if (!waitQueue.cancel(w) && w.outcome != BoundedWaiter.CLOSED) {
-                    giveBack(served(w));
-                }
-                throw new PoolInterruptedException("pool '" + name + "': interrupted while waiting "
-                        + "for an object; nothing was taken, and the thread's interrupt status is still set");
-            }
-            long now = System.nanoTime();
-            long left = timeoutNanos - (now - start);
-            if (left <= 0) {
-                if (waitQueue.cancel(w)) {
-                    throw timeout(timeoutNanos);
-                }
-                return served(w);
-            }
-            long toStarving = waitQueue.starvationNanos - (now - w.since);
-            if (toStarving <= 0 && !waitQueue.starving()) {
-                waitQueue.starve();
-                continue; // Dekker with a release that read "not starving": look once more
-            }
-            LockSupport.parkNanos(this, toStarving > 0 ? Math.min(left, toStarving) : left);
-        }
-    }
-
-    private BoundedEntry served(BoundedWaiter w) {
-        switch (w.outcome) {
-            case BoundedWaiter.ENTRY: return w.entry;
-            case BoundedWaiter.PERMIT: return PERMIT;
-            default: throw new PoolClosedException(name);
-        }
-    }
-
-    /** Returns an unwanted entry (BORROWED by the caller, object still in it) or permit. */
-    private void giveBack(BoundedEntry e) {
-        if (e == PERMIT) {
-            capacityBack();
-        } else {
-            publish(e, e.item, e.stamp);
-        }
-    }
-
-    /** Counts a timeout and describes it. */
-    private PoolTimeoutException timeout(long timeoutNanos) {
-        waitQueue.timedOut();
-        int inUse = 0;
-        for (BoundedEntry e : table.array()) {
-            if (e.state() != BoundedEntry.IDLE && e.state() != BoundedEntry.FREE) {
-                inUse++;
-            }
-        }
-        return new PoolTimeoutException("pool '" + name + "': no object became available within "
-                + Math.max(0, timeoutNanos) / 1_000_000 + " ms; " + inUse + " of maxTotal "
-                + maxTotal + " in use, " + waitQueue.size() + " other thread(s) waiting. Raise "
-                + "maxTotal or the timeout, or look for objects held too long or never released");
     }
 
     // ---------------------------------------------------------------- release
@@ -436,18 +252,40 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         BoundedLocal l = threads.local();
         BoundedEntry e = claim(l, object, "release");
         threads.count(l, Counts.RELEASED);
-        if (reset != null) {
-            Throwable t = Hooks.run(reset, object, "reset", name, threads.counts, "destroyed instead of pooled");
-            if (t != null) {
-                Hooks.rethrow(Hooks.fatal(t, destroyOwned(e, object)));
-                return;
+        if (heldTooLong == null) {
+            putBack(e, object);
+        } else {
+            watchedBack(e, object, false);
+        }
+    }
+
+    /**
+     * The end of a borrowing that {@link #heldTooLong} watches: pools or destroys the object,
+     * then reports its return if it was reported as held too long, once the entry is given up
+     * (the listener is user code).
+     */
+    private void watchedBack(BoundedEntry e, T object, boolean destroy) {
+        BoundedHeldTooLong.Borrow late = heldTooLong.returned(e);
+        try {
+            if (destroy) {
+                Hooks.rethrow(hooks.destroyOwned(e, object));
+            } else {
+                putBack(e, object);
+            }
+        } finally {
+            if (late != null) {
+                heldTooLong.reportReturned(late);
             }
         }
-        if (retain != null && !retainedOrDestroyed(e, object)) {
+    }
+
+    /** Resets the object of {@code e}, which the caller owns, and pools or destroys it. */
+    private void putBack(BoundedEntry e, T object) {
+        if (!hooks.resetAndRetained(e, object)) {
             return;
         }
         if (closed || e.ref.expired) {
-            Hooks.rethrow(destroyOwned(e, object));
+            Hooks.rethrow(hooks.destroyOwned(e, object));
             return;
         }
         publish(e, object, maintenance.epoch());
@@ -460,7 +298,11 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         BoundedEntry e = claim(l, object, "invalidate");
         threads.count(l, Counts.RELEASED);
         threads.add(Counts.INVALIDATED, 1);
-        Hooks.rethrow(destroyOwned(e, object));
+        if (heldTooLong == null) {
+            Hooks.rethrow(hooks.destroyOwned(e, object));
+        } else {
+            watchedBack(e, object, true);
+        }
     }
 
     /**
@@ -474,7 +316,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         }
         BoundedEntry e = l != null ? l.hint : null;
         if (e == null || !e.holds(object)) {
-            e = find(object);
+            e = index.find(object);
         }
         if (e == null) {
             throw new IllegalArgumentException("pool '" + name + "': " + call + " of a "
@@ -489,35 +331,6 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                     + "invalidate(x), x belongs to the pool: drop every reference to it");
         }
         return e;
-    }
-
-    /**
-     * Whether the retain predicate keeps {@code object}; if not (it refused or threw, the throw
-     * logged and counted), destroys it and frees its entry {@code e}, then rethrows a
-     * {@link VirtualMachineError} of either hook.
-     */
-    private boolean retainedOrDestroyed(BoundedEntry e, T object) {
-        Throwable t = null;
-        try {
-            if (retain.test(object)) {
-                return true;
-            }
-        } catch (Throwable x) {
-            t = x;
-            Hooks.failed("retainIf", object, name, threads.counts, "destroyed instead of pooled", x);
-        }
-        threads.add(Counts.NOT_RETAINED, 1);
-        Hooks.rethrow(Hooks.fatal(t, destroyOwned(e, object)));
-        return false;
-    }
-
-    private BoundedEntry find(Object x) {
-        for (BoundedEntry e : table.array()) {
-            if (e.holds(x)) {
-                return e;
-            }
-        }
-        return null;
     }
 
     /**
@@ -550,53 +363,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             }
         }
         if (closed && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
-            Hooks.rethrow(destroyOwned(e, x));
-        }
-    }
-
-    // ---------------------------------------------------------------- destroy, capacity
-
-    /**
-     * Destroys the object of an entry the caller owns (RESERVED or BORROWED), frees the entry
-     * and gives its unit of capacity back, whatever the destroy hook throws. The hook runs
-     * before the unit is given back, so no more than maxTotal objects ever exist at once, hooks
-     * included.
-     *
-     * @return a {@link VirtualMachineError} the hook threw, for the caller to rethrow once its
-     *         own work is done; null otherwise
-     */
-    @SuppressWarnings("unchecked")
-    Throwable destroyOwned(BoundedEntry e, Object x) {
-        e.item = null;
-        threads.add(Counts.DROPPED, 1);
-        Throwable t = null;
-        if (destroy != null) {
-            t = Hooks.run(destroy, (T) x, "destroy", name, threads.counts, "dropped; its capacity was given back");
-        }
-        free(e);
-        return Hooks.fatal(t, null);
-    }
-
-    void free(BoundedEntry e) {
-        e.ref = null;
-        e.set(BoundedEntry.FREE);
-        capacityBack();
-        maintenance.requestRefill();
-    }
-
-    /**
-     * Gives back a unit of capacity the caller holds: to the oldest waiter as a permit, else to
-     * {@link #live}; then, Dekker again, if a waiter queued meanwhile, takes a unit back for it.
-     */
-    private void capacityBack() {
-        for (;;) {
-            if (waitQueue.size() > 0 && !closed && waitQueue.handPermit()) {
-                return;
-            }
-            live.decrementAndGet();
-            if (waitQueue.size() == 0 || closed || !tryReserve()) {
-                return;
-            }
+            Hooks.rethrow(hooks.destroyOwned(e, x));
         }
     }
 
@@ -623,6 +390,11 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         return maintenance.reclaimLeaked();
     }
 
+    /** Checks for objects held too long as a maintenance run at {@code nowNanos} would; for tests. */
+    void checkHeldTooLong(long nowNanos) {
+        heldTooLong.check(table.array(), nowNanos);
+    }
+
     /** Refills to minIdle now; for tests. */
     void refill() {
         maintenance.refill();
@@ -644,7 +416,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         // A release racing this loop either is seen here or sees closed (publish).
         for (BoundedEntry e : table.array()) {
             if (e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
-                fatal = Hooks.fatal(fatal, destroyOwned(e, e.item));
+                fatal = Hooks.fatal(fatal, hooks.destroyOwned(e, e.item));
             }
         }
         maintenance.stop();
@@ -665,13 +437,14 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     @Override
     public PoolStats stats() {
         return new PoolStats(name, threads.sum(), 0, maintenance.countIdle(), maxTotal, closed)
-                .bounded(waitQueue.figures(), creationsFailed.get(), maxTotal, maintenance.runs());
+                .bounded(waitQueue.figures(), capacity.creationsFailed(), maxTotal, maintenance.runs())
+                .withHeldTooLong(heldTooLong != null ? heldTooLong.reported() : 0L);
     }
 
     @Override
     public String toString() {
         return "BoundedPool[" + name + (closed ? ", closed" : "") + ", maxTotal=" + maxTotal
-                + ", live=" + live.get() + ", waiting=" + waitQueue.size() + "]";
+                + ", live=" + capacity.live() + ", waiting=" + waitQueue.size() + "]";
     }
 
     // ---------------------------------------------------------------- for the pool's parts and tests
@@ -680,12 +453,24 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         return table;
     }
 
+    BoundedIndex index() {
+        return index;
+    }
+
     BoundedThreads threads() {
         return threads;
     }
 
+    BoundedHooks<T> hooks() {
+        return hooks;
+    }
+
+    BoundedCapacity capacity() {
+        return capacity;
+    }
+
     int live() {
-        return live.get();
+        return capacity.live();
     }
 
     int waiting() {

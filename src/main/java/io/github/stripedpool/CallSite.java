@@ -23,6 +23,7 @@ final class CallSite extends Throwable {
     private static final String[] OWN_CLASSES = {
             LeakDetectingPool.class.getName(),
             BoundedPool.class.getName(),
+            BoundedHeldTooLong.class.getName(),
             LeakTracker.class.getName(),
             TrackedLease.class.getName(),
             Lease.class.getName(),

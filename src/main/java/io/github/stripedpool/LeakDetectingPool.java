@@ -40,11 +40,6 @@ import java.util.function.Consumer;
  * capacity the leaked object held.
  */
 final class LeakDetectingPool<T> implements Pool<T> {
-    private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
-
-    /** Cleared at the first failure to load the event class; read and written by the reaper only. */
-    private static boolean flightRecorder = true;
-
     private final Pool<T> delegate;
     private final String name;
     private final boolean paranoid;
@@ -203,34 +198,7 @@ final class LeakDetectingPool<T> implements Pool<T> {
         }
         LeakReport report = t.report(System.nanoTime());
         leaks.incrementAndGet();
-        // Flight recorder and log first: a listener that blocks or throws must not hide them.
-        if (flightRecorder) {
-            try {
-                LeakEvent.emit(report);
-            } catch (LinkageError e) {
-                // A runtime image without the jdk.jfr module: say so once, not at every leak.
-                flightRecorder = false;
-                LOG.log(System.Logger.Level.WARNING, "leak reports are not recorded for Flight "
-                        + "Recorder: the module jdk.jfr is not available (" + e + ")");
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "pool '" + name + "': could not record a "
-                        + "leak for Flight Recorder; it is still logged and counted", e);
-            }
-        }
-        try {
-            LOG.log(System.Logger.Level.WARNING, report.toString());
-        } catch (Throwable e) {
-            // A logging back-end that failed (its set-up ran out of memory, say) must not keep
-            // the report from the listener and the bounded pool's reclaim below.
-        }
-        if (listener != null) {
-            try {
-                listener.accept(report);
-            } catch (Throwable e) {
-                LOG.log(System.Logger.Level.WARNING, "pool '" + name + "': the onLeak listener "
-                        + "threw; the leak was still logged and counted", e);
-            }
-        }
+        ReportDelivery.deliver(report, name, listener);
         if (reclaimer != null) {
             reclaimer.leaked(report);
         }

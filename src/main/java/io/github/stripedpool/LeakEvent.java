@@ -17,10 +17,14 @@ import jdk.jfr.Timespan;
 @Name(LeakEvent.NAME)
 @Label("Pooled Object Leak")
 @Category("Striped Pool")
-@Description("An object acquired from a pool became garbage without being released")
+@Description("An object acquired from a pool became garbage without being released, or (bounded pools that watch hold times) was held too long")
 @StackTrace(false)
 final class LeakEvent extends Event {
     static final String NAME = "io.github.stripedpool.Leak";
+
+    @Label("Kind")
+    @Description("LEAKED, HELD_TOO_LONG (still borrowed past the threshold) or RETURNED (released after that)")
+    String kind;
 
     @Label("Pool")
     String pool;
@@ -47,6 +51,7 @@ final class LeakEvent extends Event {
         if (!e.shouldCommit()) {
             return;
         }
+        e.kind = report.kind().name();
         e.pool = report.poolName();
         e.objectClass = report.objectClass();
         e.thread = report.threadName();

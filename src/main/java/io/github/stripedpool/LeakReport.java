@@ -11,6 +11,12 @@ import java.util.Objects;
  * handed to the {@link PoolBuilder#onLeak(java.util.function.Consumer) listener}, to the
  * {@link System.Logger} {@code io.github.stripedpool} and to the JDK Flight Recorder.
  *
+ * <p>A bounded pool built with {@link PoolBuilder#reportHeldLongerThan(Duration)} sends two more
+ * {@link #kind() kinds} of report through the same channels: an object still borrowed past the
+ * threshold ({@link Kind#HELD_TOO_LONG}, once per borrowing), and the later release of such an
+ * object ({@link Kind#RETURNED}). A listener that cares only for leaks checks
+ * {@code report.kind() == LeakReport.Kind.LEAKED}.
+ *
  * <p>{@link #toString()} reads like a stack trace:
  *
  * <pre>
@@ -23,6 +29,24 @@ import java.util.Objects;
  * left out. Look for the path from that call on which the object is not released.
  */
 public final class LeakReport {
+    /** What a report is about. */
+    public enum Kind {
+        /** The object became garbage without being released. */
+        LEAKED,
+        /**
+         * The object has been borrowed longer than the pool's
+         * {@link PoolBuilder#reportHeldLongerThan(Duration) threshold} and is still not released;
+         * {@link #age()} is how long so far.
+         */
+        HELD_TOO_LONG,
+        /**
+         * An object reported as {@link #HELD_TOO_LONG} was released; {@link #age()} is how long
+         * it was held in all.
+         */
+        RETURNED
+    }
+
+    private final Kind kind;
     private final String poolName;
     private final String objectClass;
     private final String threadName;
@@ -32,12 +56,29 @@ public final class LeakReport {
 
     LeakReport(String poolName, String objectClass, String threadName, Instant acquiredAt,
             Duration age, StackTraceElement[] stackTrace) {
+        this(Kind.LEAKED, poolName, objectClass, threadName, acquiredAt, age, stackTrace);
+    }
+
+    LeakReport(Kind kind, String poolName, String objectClass, String threadName, Instant acquiredAt,
+            Duration age, StackTraceElement[] stackTrace) {
+        this.kind = Objects.requireNonNull(kind);
         this.poolName = Objects.requireNonNull(poolName);
         this.objectClass = Objects.requireNonNull(objectClass);
         this.threadName = Objects.requireNonNull(threadName);
         this.acquiredAt = Objects.requireNonNull(acquiredAt);
         this.age = Objects.requireNonNull(age);
         this.stackTrace = stackTrace.clone();
+    }
+
+    /**
+     * What the report is about: a leak, or, in a bounded pool that watches how long objects are
+     * held, an object held too long or its late return.
+     *
+     * @return the kind of the report; {@link Kind#LEAKED} unless the pool was built with
+     *         {@link PoolBuilder#reportHeldLongerThan(Duration)}
+     */
+    public Kind kind() {
+        return kind;
     }
 
     /**
@@ -79,7 +120,9 @@ public final class LeakReport {
     /**
      * How long the object had been out of the pool when the leak was found: from the acquisition
      * to the report, measured with {@link System#nanoTime()}. The object became garbage at some
-     * point in between, at the latest at the garbage collection that preceded the report.
+     * point in between, at the latest at the garbage collection that preceded the report. For
+     * {@link Kind#HELD_TOO_LONG}, how long it had been held when reported; for
+     * {@link Kind#RETURNED}, how long it was held until its release.
      *
      * @return the time from the acquisition to the report
      */
@@ -107,10 +150,25 @@ public final class LeakReport {
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder(256 + 80 * stackTrace.length);
-        sb.append("LEAK: pool '").append(poolName).append("': a ").append(objectClass)
-                .append(" acquired ").append(formatAge(age)).append(" ago (").append(acquiredAt)
-                .append(") by thread '").append(threadName)
-                .append("' was garbage-collected without release(). Acquired at:");
+        switch (kind) {
+            case HELD_TOO_LONG:
+                sb.append("HELD TOO LONG: pool '").append(poolName).append("': a ").append(objectClass)
+                        .append(" acquired ").append(formatAge(age)).append(" ago (").append(acquiredAt)
+                        .append(") by thread '").append(threadName)
+                        .append("' is still not released. Acquired at:");
+                break;
+            case RETURNED:
+                sb.append("RETURNED: pool '").append(poolName).append("': a ").append(objectClass)
+                        .append(" acquired at ").append(acquiredAt).append(" by thread '").append(threadName)
+                        .append("', reported as held too long, was released after ").append(formatAge(age))
+                        .append(". Acquired at:");
+                break;
+            default:
+                sb.append("LEAK: pool '").append(poolName).append("': a ").append(objectClass)
+                        .append(" acquired ").append(formatAge(age)).append(" ago (").append(acquiredAt)
+                        .append(") by thread '").append(threadName)
+                        .append("' was garbage-collected without release(). Acquired at:");
+        }
         for (StackTraceElement frame : stackTrace) {
             sb.append(System.lineSeparator()).append("\tat ").append(frame);
         }

@@ -79,7 +79,7 @@ public final class PoolBuilder<T> {
     int maxIdle = DEFAULT_MAX_IDLE_PER_PROCESSOR * Runtime.getRuntime().availableProcessors();
     String name;
     Duration agingInterval = DEFAULT_AGING_INTERVAL;
-    int stripes = defaultStripes();
+    int stripes = SettingChecks.defaultStripes(MAX_STRIPES);
     /** Null until set: then the system property decides. */
     LeakDetection leakDetection;
     /** 0 until set: then the system property decides. */
@@ -93,6 +93,7 @@ public final class PoolBuilder<T> {
     Predicate<? super T> validate;
     Duration maxIdleTime;
     Duration maxLifetime;
+    Duration heldTooLong;
 
     PoolBuilder(Supplier<? extends T> factory) {
         this.factory = Objects.requireNonNull(factory,
@@ -194,47 +195,8 @@ public final class PoolBuilder<T> {
      *         that is not printable (the message gives its position and code point)
      */
     public PoolBuilder<T> name(String name) {
-        Objects.requireNonNull(name, "name is null: pass a short name that identifies the pool in logs");
-        if (name.isBlank()) {
-            throw new IllegalArgumentException(
-                    "name is blank: pass a short name that identifies the pool in logs");
-        }
-        if (name.length() > MAX_NAME_LENGTH) {
-            throw new IllegalArgumentException("name is " + name.length() + " characters long, "
-                    + "at most " + MAX_NAME_LENGTH + " are allowed: pass a short name that "
-                    + "identifies the pool in logs");
-        }
-        for (int i = 0; i < name.length(); ) {
-            int c = name.codePointAt(i);
-            if (!printable(c)) {
-                throw new IllegalArgumentException(String.format("name has the character "
-                        + "U+%04X at index %d, which does not print as itself in a log line "
-                        + "(a control, format, invisible or unassigned character, or a space "
-                        + "other than U+0020): use letters, digits, punctuation and plain "
-                        + "spaces", c, i));
-            }
-            i += Character.charCount(c);
-        }
-        this.name = name;
+        this.name = SettingChecks.name(name);
         return this;
-    }
-
-    /** Whether {@code c} shows as itself in a log line; see {@link #name(String)}. */
-    private static boolean printable(int c) {
-        switch (Character.getType(c)) {
-            case Character.CONTROL:
-            case Character.FORMAT:
-            case Character.LINE_SEPARATOR:
-            case Character.PARAGRAPH_SEPARATOR:
-            case Character.SURROGATE:
-            case Character.PRIVATE_USE:
-            case Character.UNASSIGNED:
-                return false;
-            case Character.SPACE_SEPARATOR:
-                return c == ' ';
-            default:
-                return true;
-        }
     }
 
     /**
@@ -256,7 +218,7 @@ public final class PoolBuilder<T> {
         if (interval.isNegative()) {
             throw new IllegalArgumentException("agingInterval must not be negative, got " + interval);
         }
-        this.agingInterval = saturated(interval);
+        this.agingInterval = SettingChecks.saturated(interval);
         return this;
     }
 
@@ -301,7 +263,9 @@ public final class PoolBuilder<T> {
      * Recorder event. It runs on one of the library's background workers
      * ({@code striped-pool-worker-N}), one report of this pool at a time; a slow listener delays
      * only this pool's reports. If it throws, the failure is logged and the next report is
-     * delivered all the same. Never called while leak detection is disabled.
+     * delivered all the same. Never called while leak detection is disabled, except for the
+     * reports of {@link #reportHeldLongerThan(Duration)}, which come from the maintenance thread
+     * (held too long) and from the releasing thread (returned); see {@link LeakReport#kind()}.
      *
      * @param listener receives each {@link LeakReport}; default: none
      * @return this builder
@@ -373,7 +337,7 @@ public final class PoolBuilder<T> {
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("acquireTimeout must not be negative, got " + timeout);
         }
-        this.acquireTimeout = saturated(timeout);
+        this.acquireTimeout = SettingChecks.saturated(timeout);
         return this;
     }
 
@@ -406,7 +370,7 @@ public final class PoolBuilder<T> {
      * @throws IllegalArgumentException if {@code maxIdleTime} is zero or negative
      */
     public PoolBuilder<T> maxIdleTime(Duration maxIdleTime) {
-        this.maxIdleTime = positive(maxIdleTime, "maxIdleTime");
+        this.maxIdleTime = SettingChecks.positive(maxIdleTime, "maxIdleTime");
         return this;
     }
 
@@ -422,21 +386,28 @@ public final class PoolBuilder<T> {
      * @throws IllegalArgumentException if {@code maxLifetime} is zero or negative
      */
     public PoolBuilder<T> maxLifetime(Duration maxLifetime) {
-        this.maxLifetime = positive(maxLifetime, "maxLifetime");
+        this.maxLifetime = SettingChecks.positive(maxLifetime, "maxLifetime");
         return this;
     }
 
-    private static Duration positive(Duration d, String option) {
-        Objects.requireNonNull(d, option + " is null: pass a Duration such as Duration.ofMinutes(5)");
-        if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(option + " must be positive, got " + d);
-        }
-        return saturated(d);
-    }
-
-    /** {@code d}, or {@link #LONGEST} if {@code d} is longer: "forever" never overflows. */
-    static Duration saturated(Duration d) {
-        return d.compareTo(LONGEST) > 0 ? LONGEST : d;
+    /**
+     * Bounded pools only: reports an object borrowed longer than {@code threshold}, once per
+     * borrowing, with the stack of its acquisition, and again when it is given back, with how
+     * long it was held: {@link LeakReport}s of kind {@link LeakReport.Kind#HELD_TOO_LONG} and
+     * {@link LeakReport.Kind#RETURNED}, sent where leak reports go (the {@link #onLeak onLeak}
+     * listener, the logger {@code io.github.stripedpool}, the JDK Flight Recorder) whatever the
+     * leak detection level, and counted in {@link PoolStats#heldTooLong()}. Each acquisition
+     * then records its stack (microseconds); the check runs in the background every quarter of
+     * the threshold or sooner, so a report comes at most about a quarter late, never early.
+     *
+     * @param threshold positive, for instance a few times the longest expected hold
+     * @return this builder
+     * @throws NullPointerException if {@code threshold} is null
+     * @throws IllegalArgumentException if {@code threshold} is zero or negative
+     */
+    public PoolBuilder<T> reportHeldLongerThan(Duration threshold) {
+        this.heldTooLong = SettingChecks.positive(threshold, "reportHeldLongerThan");
+        return this;
     }
 
     /** Number of stripes, a power of two; package-private, for tests and benchmarks. */
@@ -480,18 +451,12 @@ public final class PoolBuilder<T> {
     private PoolBuilder<T> checkUnbounded() {
         String option = minIdle >= 0 ? "minIdle" : acquireTimeout != null ? "acquireTimeout"
                 : validate != null ? "validate" : maxIdleTime != null ? "maxIdleTime"
-                : maxLifetime != null ? "maxLifetime" : null;
+                : maxLifetime != null ? "maxLifetime"
+                : heldTooLong != null ? "reportHeldLongerThan" : null;
         if (option != null) {
             throw new IllegalStateException(option + " applies to bounded pools only: call "
                     + "maxTotal(n) to cap the pool at n objects, or remove " + option + "()");
         }
         return this;
-    }
-
-    /** The smallest power of two at least the number of processors, at most {@link #MAX_STRIPES}. */
-    static int defaultStripes() {
-        int cpus = Runtime.getRuntime().availableProcessors();
-        int p = cpus <= 1 ? 1 : Integer.highestOneBit(cpus - 1) << 1;
-        return Math.min(p, MAX_STRIPES);
     }
 }

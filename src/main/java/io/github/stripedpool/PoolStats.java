@@ -49,6 +49,8 @@ public final class PoolStats {
     private long creationsFailed;
     private int maxTotal;
     private long maintenanceRuns;
+    /** Set by {@link #withHeldTooLong}; 0 unless the pool reports objects held too long. */
+    private long heldTooLong;
     /** Set by {@link #bounded}: only a bounded pool has waiting figures to show. */
     private boolean bounded;
 
@@ -299,6 +301,22 @@ public final class PoolStats {
     }
 
     /**
+     * Borrowings of a bounded pool built with {@link PoolBuilder#reportHeldLongerThan} that
+     * were reported as held too long ({@link LeakReport.Kind#HELD_TOO_LONG}), each counted
+     * once, whether or not the object came back later. Always 0 otherwise.
+     *
+     * @return borrowings reported as held too long since the pool was built
+     */
+    public long heldTooLong() {
+        return heldTooLong;
+    }
+
+    PoolStats withHeldTooLong(long heldTooLong) {
+        this.heldTooLong = heldTooLong;
+        return this;
+    }
+
+    /**
      * Threads blocked in {@code acquire} of a bounded pool when the snapshot was taken, waiting
      * for an object to be released or capacity to be freed. Always 0 in an unbounded pool,
      * which never waits. A figure that stays above 0 means the pool is too small for its load,
@@ -407,9 +425,10 @@ public final class PoolStats {
                         : " (invalidated " + invalidated + ", not retained " + notRetained + ")",
                 hookFailures, !bounded ? "aging cycles " + agingCycles
                         : String.format(java.util.Locale.ROOT, "maxTotal %d, maintenance runs %d | "
-                        + "waiting %d, waits %d, timeouts %d, longest wait %.3f ms, creations failed %d",
+                        + "waiting %d, waits %d, timeouts %d, longest wait %.3f ms, creations failed %d, "
+                        + "held too long %d",
                         maxTotal, maintenanceRuns, waitingNow, waits, timeouts, waitNanosMax / 1e6,
-                        creationsFailed),
+                        creationsFailed, heldTooLong),
                 leaks);
     }
 }

@@ -58,6 +58,10 @@ final class PoolStatsEvent extends Event {
     @Description("Released objects the retainIf predicate refused, destroyed")
     long notRetained;
 
+    @Label("Held Too Long")
+    @Description("Borrowings of a bounded pool reported as held too long")
+    long heldTooLong;
+
     @Label("Leaks")
     long leaks;
 
@@ -77,6 +81,7 @@ final class PoolStatsEvent extends Event {
         e.hookFailures = s.hookFailures();
         e.invalidated = s.invalidated();
         e.notRetained = s.notRetained();
+        e.heldTooLong = s.heldTooLong();
         e.leaks = s.leaks();
         e.closed = s.isClosed();
         e.commit();

@@ -23,8 +23,13 @@ final class ChildJvm {
      * status 0 and returns everything it printed.
      */
     static String run(Class<?> main, long timeoutSeconds, String... jvmArgs) throws Exception {
+        return run(Path.of(System.getProperty("java.home")), main, timeoutSeconds, jvmArgs);
+    }
+
+    /** As {@link #run(Class, long, String...)}, on the JDK at {@code jdk}. */
+    static String run(Path jdk, Class<?> main, long timeoutSeconds, String... jvmArgs) throws Exception {
         List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(jdk.resolve("bin").resolve("java").toString());
         cmd.addAll(List.of(jvmArgs));
         cmd.add("-cp");
         cmd.add(classPath());

@@ -1,15 +1,21 @@
 package io.github.stripedpool;
 
+import static io.github.stripedpool.LincheckObjects.CLOSED;
+import static io.github.stripedpool.LincheckObjects.OK;
+import static io.github.stripedpool.LincheckObjects.SECRET;
+import static io.github.stripedpool.LincheckObjects.check;
+import static io.github.stripedpool.LincheckObjects.checkObjects;
+import static io.github.stripedpool.LincheckObjects.claim;
+import static io.github.stripedpool.LincheckObjects.modelCheck;
+import static io.github.stripedpool.LincheckObjects.stress;
+
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.forClasses;
 
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import io.github.stripedpool.LincheckObjects.Obj;
 import org.jetbrains.lincheck.datastructures.Operation;
-import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,19 +42,7 @@ import org.junit.jupiter.api.Test;
  * <p>Public, with public operations: Lincheck instantiates and calls them reflectively.
  */
 public class PoolLincheckTest {
-    static final int OK = 0;
-    static final int CLOSED = 1;
-    static final int TWO_HOLDERS = 2;
-    static final int DESTROYED_HANDED_OUT = 3;
-    static final int NOT_RESET = 4;
 
-    static final int SECRET = 42;
-
-    static final class Obj {
-        final AtomicReference<Thread> holder = new AtomicReference<>();
-        final AtomicInteger destroyed = new AtomicInteger();
-        int value;
-    }
 
     /** The sequential specification: which results are possible, not which object comes back. */
     public static final class Model {
@@ -143,41 +137,13 @@ public class PoolLincheckTest {
         return OK;
     }
 
-    private static int claim(Obj o) {
-        if (o.destroyed.get() != 0) {
-            return DESTROYED_HANDED_OUT;
-        }
-        if (!o.holder.compareAndSet(null, Thread.currentThread())) {
-            return TWO_HOLDERS;
-        }
-        return o.value != 0 ? NOT_RESET : OK;
-    }
-
     @Validate
     public void accounting() {
         PoolStats s = pool.stats();
         check(s.created() == created.get(), "created", s);
         check(s.inUse() == held.get(), "inUse " + s.inUse() + " vs held " + held, s);
         check(s.created() - s.dropped() == s.idle() + s.inUse(), "created - dropped == idle + inUse", s);
-        int idleByState = 0;
-        for (int i = 0; i < created.get(); i++) {
-            Obj o = all.get(i);
-            int d = o.destroyed.get();
-            boolean isHeld = o.holder.get() != null;
-            check(d <= 1, "object " + i + " destroyed " + d + " times", s);
-            check(!(isHeld && d != 0), "object " + i + " destroyed while held", s);
-            if (!isHeld && d == 0) {
-                idleByState++;
-            }
-        }
-        check(idleByState == s.idle(), idleByState + " objects neither held nor destroyed vs idle", s);
-        check(!s.isClosed() || s.idle() == 0, "idle objects in a closed pool", s);
-    }
-
-    private static void check(boolean ok, String what, PoolStats s) {
-        if (!ok) {
-            throw new IllegalStateException(what + ": " + s);
-        }
+        checkObjects(all, created.get(), s);
     }
 
     /** Kept open for the whole class: the clock threads run while some pool needs them. */
@@ -197,32 +163,11 @@ public class PoolLincheckTest {
 
     @Test
     void modelCheckingMatchesTheModelWithExclusiveResetObjects() {
-        new ModelCheckingOptions()
-                .iterations(12)
-                .invocationsPerIteration(200)
-                .threads(2)
-                .actorsPerThread(3)
-                .actorsBefore(2)
-                .actorsAfter(1)
-                .sequentialSpecification(Model.class)
-                // The clocks' registries, the background lanes and the Flight Recorder registry
-                // are shared by every pool in the JVM and changed by their own threads: outside
-                // the state under test.
-                .addGuarantee(forClasses(AgingClock.class.getName(), ClockThread.class.getName(),
-                        FlightRecorderEvents.class.getName(), Background.class.getName(),
-                        Lane.class.getName(), Workers.class.getName()).allMethods().ignore())
-                .check(PoolLincheckTest.class);
+        modelCheck(PoolLincheckTest.class, Model.class);
     }
 
     @Test
     void stressMatchesTheModelWithExclusiveResetObjects() {
-        new StressOptions()
-                .iterations(10)
-                .invocationsPerIteration(1_000)
-                .threads(3)
-                .actorsPerThread(3)
-                .actorsBefore(2)
-                .sequentialSpecification(Model.class)
-                .check(PoolLincheckTest.class);
+        stress(PoolLincheckTest.class, Model.class);
     }
 }

@@ -77,6 +77,8 @@ final class PoolMBean implements DynamicMBean {
                 PoolStats::creationsFailed);
         row(rows, "MaintenanceRuns", "long", "Maintenance runs (bounded pools)",
                 PoolStats::maintenanceRuns);
+        row(rows, "HeldTooLong", "long", "Borrowings reported as held too long (bounded pools)",
+                PoolStats::heldTooLong);
         ROWS = Collections.unmodifiableMap(rows);
     }
 

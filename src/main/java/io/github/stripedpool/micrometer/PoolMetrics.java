@@ -59,6 +59,9 @@ import java.util.function.ToDoubleFunction;
  *       <td>factory calls of a bounded pool that failed ({@link PoolStats#creationsFailed()})</td></tr>
  *   <tr><td>{@value #MAINTENANCE_RUNS}</td><td>function counter</td><td></td>
  *       <td>a bounded pool's maintenance runs ({@link PoolStats#maintenanceRuns()})</td></tr>
+ *   <tr><td>{@value #HELD_TOO_LONG}</td><td>function counter</td><td></td>
+ *       <td>borrowings of a bounded pool reported as held too long
+ *       ({@link PoolStats#heldTooLong()})</td></tr>
  *   <tr><td>{@value #ACQUISITIONS}</td><td>function counter</td><td></td>
  *       <td>successful acquisitions, with the tag {@code source}: {@code private},
  *       {@code home}, {@code stolen}, {@code victim} (served by an idle object, see
@@ -126,6 +129,8 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
     public static final String CREATIONS_FAILED = "stripedpool.creations.failed";
     /** Function counter: maintenance runs (bounded pools). */
     public static final String MAINTENANCE_RUNS = "stripedpool.maintenance.runs";
+    /** Function counter: borrowings reported as held too long. */
+    public static final String HELD_TOO_LONG = "stripedpool.held.too.long";
     /** Function counter: acquisitions, by the tag {@code source}. */
     public static final String ACQUISITIONS = "stripedpool.acquisitions";
     /** Function counter: releases. */
@@ -231,6 +236,8 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
                 PoolStats::creationsFailed));
         meters.add(counter(registry, MAINTENANCE_RUNS, null, "Maintenance runs",
                 PoolStats::maintenanceRuns));
+        meters.add(counter(registry, HELD_TOO_LONG, null, "Borrowings reported as held too long",
+                PoolStats::heldTooLong));
         meters.add(acquisitions(registry, "private", PoolStats::privateHits));
         meters.add(acquisitions(registry, "home", PoolStats::homeHits));
         meters.add(acquisitions(registry, "stolen", PoolStats::stolenHits));

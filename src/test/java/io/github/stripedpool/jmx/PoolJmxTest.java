@@ -78,6 +78,7 @@ class PoolJmxTest {
         pool.invalidate(c);
         assertEquals(1L, platform.getAttribute(name, "Invalidated"));
         assertEquals(0L, platform.getAttribute(name, "NotRetained"));
+        assertEquals(0L, platform.getAttribute(name, "HeldTooLong"));
         pool.close();
         assertEquals(true, platform.getAttribute(name, "Closed"), "a closed pool still reports");
         assertEquals(2L, platform.getAttribute(name, "Dropped"));
@@ -90,7 +91,7 @@ class PoolJmxTest {
         MBeanInfo info = platform.getMBeanInfo(name);
         Map<String, Class<?>> boxes = Map.of("int", Integer.class, "long", Long.class,
                 "double", Double.class, "boolean", Boolean.class, "java.lang.String", String.class);
-        assertEquals(29, info.getAttributes().length);
+        assertEquals(30, info.getAttributes().length);
         for (MBeanAttributeInfo a : info.getAttributes()) {
             assertTrue(a.isReadable() && !a.isWritable(), a.getName());
             assertFalse(a.getDescription().isBlank(), a.getName());

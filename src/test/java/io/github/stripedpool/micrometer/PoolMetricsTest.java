@@ -111,7 +111,7 @@ class PoolMetricsTest {
                 PoolMetrics.AGING_CYCLES, PoolMetrics.LEAKS, PoolMetrics.MAX_TOTAL,
                 PoolMetrics.WAITING, PoolMetrics.WAIT, PoolMetrics.WAIT_MAX, PoolMetrics.TIMEOUTS,
                 PoolMetrics.CREATIONS_FAILED, PoolMetrics.MAINTENANCE_RUNS, PoolMetrics.INVALIDATED,
-                PoolMetrics.NOT_RETAINED)), names);
+                PoolMetrics.NOT_RETAINED, PoolMetrics.HELD_TOO_LONG)), names);
         assertEquals(5, registry.find(PoolMetrics.ACQUISITIONS).functionCounters().size(),
                 "one acquisitions counter per source");
         assertEquals("objects", registry.get(PoolMetrics.IDLE).gauge().getId().getBaseUnit());
@@ -166,11 +166,11 @@ class PoolMetricsTest {
         m.close();
         assertTrue(registry.find(PoolMetrics.IDLE).tag("pool", "metrics-close").meters().isEmpty());
         assertTrue(second.getMeters().isEmpty(), "removed from every registry it was bound to");
-        assertEquals(23, registry.getMeters().size(), "the other pool's meters stay");
+        assertEquals(24, registry.getMeters().size(), "the other pool's meters stay");
         m.close(); // idempotent
 
         m.bindTo(registry); // the name is free again
-        assertEquals(46, registry.getMeters().size());
+        assertEquals(48, registry.getMeters().size());
         pool.close();
         other.close();
     }

@@ -1,0 +1,130 @@
+package io.github.stripedpool;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The "held too long" watch of a {@link BoundedPool} built with
+ * {@link PoolBuilder#reportHeldLongerThan(Duration)}: reports, once, an object borrowed longer
+ * than the threshold, with the stack of its acquisition, and reports it again when it comes
+ * back, with how long it was held. Exists only when the option is set: without it the pool has
+ * no instance and pays one null check per acquire and release.
+ *
+ * <p>Concurrency. Each acquisition puts a new {@link Borrow} in its entry's volatile
+ * {@link BoundedEntry#borrow} field; the borrow's fields are final but {@link Borrow#state},
+ * which goes from OUT to REPORTED (by the maintenance run that reports it) or to RETURNED (by the
+ * release), each by one atomic operation: the check's CAS OUT to REPORTED and the release's
+ * getAndSet to RETURNED decide between them, so a borrow is reported as held too long at most
+ * once, and its return is reported exactly when it was reported as held too long. A check that
+ * reads a stale borrow (the entry moved on to a later borrowing) finds it RETURNED and does
+ * nothing. Only maintenance runs check, and they never overlap for one pool.
+ *
+ * <p>Reports leave through the channels of leak reports ({@link ReportDelivery}): Flight
+ * Recorder, the {@code io.github.stripedpool} logger, and the onLeak listener, called with no
+ * lock held: held-too-long reports on the maintenance thread after its scan, return reports on
+ * the releasing thread after the object is back in the pool.
+ */
+final class BoundedHeldTooLong {
+    private final String name;
+    final long thresholdNanos;
+    private final Consumer<? super LeakReport> listener;
+    private final AtomicLong reported = new AtomicLong();
+
+    BoundedHeldTooLong(String name, long thresholdNanos, Consumer<? super LeakReport> listener) {
+        this.name = name;
+        this.thresholdNanos = thresholdNanos;
+        this.listener = listener;
+    }
+
+    /** One borrowing of an entry's object, from its acquisition to its return. */
+    static final class Borrow {
+        static final int OUT = 0;
+        static final int REPORTED = 1;
+        static final int RETURNED = 2;
+
+        final CallSite acquiredAt;
+        final String threadName;
+        final String objectClass;
+        final long sinceNanos;
+        final Instant sinceWall;
+        final AtomicInteger state = new AtomicInteger(OUT);
+
+        Borrow(Object x) {
+            this.threadName = Thread.currentThread().getName();
+            this.acquiredAt = new CallSite("acquired here", threadName);
+            this.objectClass = x.getClass().getName();
+            this.sinceNanos = System.nanoTime();
+            this.sinceWall = Instant.now();
+        }
+
+        LeakReport report(String pool, LeakReport.Kind kind, long nowNanos) {
+            return new LeakReport(kind, pool, objectClass, threadName, sinceWall,
+                    Duration.ofNanos(Math.max(0, nowNanos - sinceNanos)), acquiredAt.callerFrames());
+        }
+    }
+
+    /** On the acquiring thread, after the acquire: records where and when {@code e} was borrowed. */
+    void borrowed(BoundedEntry e, Object x) {
+        e.borrow = new Borrow(x);
+    }
+
+    /**
+     * On the releasing thread, as the owner of {@code e}: ends its borrowing; returns the borrow
+     * if it was reported as held too long, for {@link #reportReturned} once the object is back.
+     */
+    Borrow returned(BoundedEntry e) {
+        Borrow b = e.borrow;
+        if (b == null) {
+            return null;
+        }
+        e.borrow = null;
+        return b.state.getAndSet(Borrow.RETURNED) == Borrow.REPORTED ? b : null;
+    }
+
+    /** A borrowing that ends without a return (its object was garbage): never reported again. */
+    static void forget(BoundedEntry e) {
+        Borrow b = e.borrow;
+        if (b != null) {
+            b.state.set(Borrow.RETURNED);
+            e.borrow = null;
+        }
+    }
+
+    void reportReturned(Borrow b) {
+        ReportDelivery.deliver(b.report(name, LeakReport.Kind.RETURNED, System.nanoTime()), name, listener);
+    }
+
+    /**
+     * Reports every borrowing of {@code entries} older than the threshold at {@code nowNanos} and
+     * not reported yet; by maintenance runs only. The reports go out after the scan.
+     */
+    void check(BoundedEntry[] entries, long nowNanos) {
+        List<LeakReport> due = null;
+        for (BoundedEntry e : entries) {
+            Borrow b = e.borrow;
+            if (b != null && nowNanos - b.sinceNanos >= thresholdNanos
+                    && b.state.get() == Borrow.OUT && b.state.compareAndSet(Borrow.OUT, Borrow.REPORTED)) {
+                if (due == null) {
+                    due = new ArrayList<>();
+                }
+                due.add(b.report(name, LeakReport.Kind.HELD_TOO_LONG, nowNanos));
+            }
+        }
+        if (due != null) {
+            reported.addAndGet(due.size());
+            for (LeakReport r : due) {
+                ReportDelivery.deliver(r, name, listener);
+            }
+        }
+    }
+
+    /** Borrowings reported as held too long since the pool was built. */
+    long reported() {
+        return reported.get();
+    }
+}

@@ -1,0 +1,54 @@
+package io.github.stripedpool;
+
+import java.util.function.Consumer;
+
+/**
+ * Sends a {@link LeakReport} out through every channel: the JDK Flight Recorder, the
+ * {@link System.Logger} {@code io.github.stripedpool}, then the pool's listener. Each channel's
+ * failure is contained, so that a listener that throws, or a logging back-end that fails, never
+ * keeps a report from the other channels nor reaches the pool that reports. Holds no lock; its
+ * callers hold none either, since the listener is user code.
+ */
+final class ReportDelivery {
+    private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
+
+    /**
+     * Cleared at the first failure to load the event class; a benign race: two threads that both
+     * see it set may both try, and both then clear it.
+     */
+    private static volatile boolean flightRecorder = true;
+
+    private ReportDelivery() {
+    }
+
+    static void deliver(LeakReport report, String pool, Consumer<? super LeakReport> listener) {
+        // Flight recorder and log first: a listener that blocks or throws must not hide them.
+        if (flightRecorder) {
+            try {
+                LeakEvent.emit(report);
+            } catch (LinkageError e) {
+                // A runtime image without the jdk.jfr module: say so once, not at every report.
+                flightRecorder = false;
+                LOG.log(System.Logger.Level.WARNING, "leak reports are not recorded for Flight "
+                        + "Recorder: the module jdk.jfr is not available (" + e + ")");
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "pool '" + pool + "': could not record a "
+                        + "leak report for Flight Recorder; it is still logged and counted", e);
+            }
+        }
+        try {
+            LOG.log(System.Logger.Level.WARNING, report.toString());
+        } catch (Throwable e) {
+            // A logging back-end that failed (its set-up ran out of memory, say) must not keep
+            // the report from the listener, nor fail the pool's own work after it.
+        }
+        if (listener != null) {
+            try {
+                listener.accept(report);
+            } catch (Throwable e) {
+                LOG.log(System.Logger.Level.WARNING, "pool '" + pool + "': the onLeak listener "
+                        + "threw; the report was still logged and counted", e);
+            }
+        }
+    }
+}
