@@ -31,7 +31,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * </ul>
  * Throughput is cycles per microsecond for all threads together; {@code SampleTime} gives the
  * distribution of one cycle (the wait for an object, the hold and the release), whose p99 and
- * maximum are the wait. Every pool waits at most {@link #WAIT}; a wait that runs out is counted in
+ * maximum are the wait. The {@code ceiling} row is no pool at all (every thread works on an object
+ * of its own): on 2 cores with a cap of 2, the most any pool can reach. Every pool waits at most {@link #WAIT}; a wait that runs out is counted in
  * the {@code timeouts} counter, a result, and the thread goes on. The peers are in
  * {@link BoundedPeers}.
  *
@@ -56,7 +57,7 @@ public class BoundedBenchmark {
      */
     static final Duration WAIT = Duration.ofSeconds(1);
 
-    @Param({"striped", "concurrentBag", "commonsPool2", "vibur", "stormpot"})
+    @Param({"striped", "concurrentBag", "commonsPool2", "vibur", "stormpot", "ceiling"})
     public String impl;
 
     /** Bytes in each pooled payload. */

@@ -21,7 +21,7 @@ import org.vibur.objectpool.util.ConcurrentLinkedDequeCollection;
  * throwing.
  */
 final class BoundedPeers {
-    static final String NAMES = "striped, concurrentBag, commonsPool2, vibur, stormpot";
+    static final String NAMES = "striped, concurrentBag, commonsPool2, vibur, stormpot, ceiling";
 
     private BoundedPeers() {
     }
@@ -49,6 +49,8 @@ final class BoundedPeers {
                 return vibur(size, cap, wait);
             case "stormpot":
                 return stormpot(size, cap, wait);
+            case "ceiling":
+                return ceiling(size);
             default:
                 throw new IllegalArgumentException("unknown impl '" + impl + "'; expected one of " + NAMES);
         }
@@ -222,6 +224,33 @@ final class BoundedPeers {
             @Override
             public void close() {
                 peer.close();
+            }
+        };
+    }
+
+    /**
+     * Not a pool: the ceiling. Every thread has an object of its own, with no cap, no wait and no
+     * shared write, so a cycle is the work alone. On a machine with as many cores as the cap (2
+     * here) no bounded pool can be faster: at most {@code cap} holds run at once in both cases,
+     * and a pool adds its own cost and the hand-over between threads. The ratio of a pool to this
+     * row is how much of the machine the pool leaves to the work.
+     */
+    static Blocking ceiling(int size) {
+        ThreadLocal<Payload> own = ThreadLocal.withInitial(() -> new Payload(size));
+        return new Blocking() {
+            @Override
+            public Payload acquire() {
+                return own.get();
+            }
+
+            @Override
+            public void release(Payload p) {
+                // nothing to give back: the object stays the thread's own
+            }
+
+            @Override
+            public void close() {
+                // nothing to close
             }
         };
     }

@@ -44,7 +44,10 @@ final class BoundedSection {
                 + "a pool that lets the releasing thread take its object straight back starves the "
                 + "others. Throughput is cycles per µs of all threads; p99 and max are of one cycle "
                 + "(mostly the wait) from `Mode.SampleTime`, in µs. A wait longer than 1 s gives up "
-                + "and counts as a timeout.\n\n");
+                + "and counts as a timeout. The *ceiling* row is no pool at all: each thread works on "
+                + "an object of its own, so on 2 cores at most 2 holds run at once, as with a cap of 2. "
+                + "No pool can pass it; a pool's ratio to it is the share of the machine the pool "
+                + "leaves to the work, and a goal above it cannot be met on this machine.\n\n");
         List<String> peers = Names.peers(impls);
         List<String> scenarios = scenarios(runs);
         Ratio[][] chart = new Ratio[scenarios.size()][peers.size()];

@@ -12,7 +12,7 @@ final class Names {
     /** Table and chart order; an implementation not listed here follows, sorted by name. */
     static final List<String> ORDER = List.of("striped", "stripedHooks", "stripedSampled",
             "stripedParanoid", "floor", "netty", "stormpot", "vibur", "concurrentBag", "commonsPool2",
-            "alloc");
+            "alloc", "ceiling");
     private static final Map<String, String> NAMES = Map.ofEntries(
             Map.entry("striped", "striped-pool"),
             Map.entry("stripedHooks", "striped-pool, reset + destroy hooks"),
@@ -24,7 +24,8 @@ final class Names {
             Map.entry("vibur", "Vibur"),
             Map.entry("concurrentBag", "HikariCP ConcurrentBag"),
             Map.entry("commonsPool2", "commons-pool2"),
-            Map.entry("alloc", "allocation (new)"));
+            Map.entry("alloc", "allocation (new)"),
+            Map.entry("ceiling", "ceiling (no pool: each thread works on its own object)"));
     /** The library's mode rows: compared with the bare pool, not with the peers. */
     static final List<String> MODES = List.of("stripedHooks", "stripedSampled", "stripedParanoid");
 
