@@ -362,8 +362,11 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 break; // taken: its taker releases it later
             }
         }
+        // Once IDLE is written the entry is no longer the caller's: close may have destroyed x
+        // and freed the entry, and a creation reused it for another object, idle by now. So the
+        // object destroyed is the one in the entry when the CAS wins, never x.
         if (closed && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
-            Hooks.rethrow(hooks.destroyOwned(e, x));
+            Hooks.rethrow(hooks.destroyOwned(e, e.item));
         }
     }
 
