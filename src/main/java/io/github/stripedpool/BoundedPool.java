@@ -118,7 +118,9 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     public T acquire(Duration timeout) {
         Objects.requireNonNull(timeout,
                 "timeout is null: pass a Duration, e.g. Duration.ofSeconds(2)");
-        return watched(acquireNanos(nanos(timeout)));
+        // Non-positive means "do not wait": clamped to zero, because the wait's deadline
+        // arithmetic (timeout minus time waited) would overflow near Long.MIN_VALUE.
+        return watched(acquireNanos(Math.max(0L, nanos(timeout))));
     }
 
     /** Records where and when {@code x} was acquired, if the pool reports objects held too long. */

@@ -309,13 +309,15 @@ public final class PoolBuilder<T> {
      * objects are destroyed, and at each maintenance run. Idle eviction by
      * {@link #maxIdleTime(Duration)} never goes below it.
      *
-     * @param minIdle from 0 to {@code maxTotal}; default 0
+     * @param minIdle from 0 to {@code maxTotal}, at most 16,777,216 (2<sup>24</sup>); default 0
      * @return this builder
-     * @throws IllegalArgumentException if {@code minIdle} is negative
+     * @throws IllegalArgumentException if {@code minIdle} is negative or above 2<sup>24</sup>
      */
     public PoolBuilder<T> minIdle(int minIdle) {
-        if (minIdle < 0) {
-            throw new IllegalArgumentException("minIdle must not be negative, got " + minIdle);
+        if (minIdle < 0 || minIdle > MAX_MAX_IDLE) {
+            throw new IllegalArgumentException("minIdle must be at least 0 and at most "
+                    + MAX_MAX_IDLE + ", got " + minIdle + ": it is the number of objects the pool "
+                    + "creates ahead of need and keeps idle, and each one is a live object");
         }
         this.minIdle = minIdle;
         return this;

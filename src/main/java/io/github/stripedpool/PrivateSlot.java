@@ -107,16 +107,27 @@ final class PrivateSlot extends PrivateSlotFields {
     }
 
     /**
-     * The owner puts {@code x} in its empty slot. Counts the put before publishing it, so that
-     * aging, which reads the object with acquire, sees the count that goes with it.
+     * The owner puts {@code x} in its slot, which it has just read empty with no user code run
+     * since. Counts the put before publishing it, so that aging, which reads the object with
+     * acquire, sees the count that goes with it.
+     *
+     * @return false, the slot unchanged and {@code x} still the caller's, if the slot was full
+     *         after all (exact mode only; the caller then pools {@code x} elsewhere): a failed
+     *         compare-and-set must never pass silently, or {@code x} would be lost
      */
-    void put(Object x) {
+    boolean put(Object x) {
         puts++;
         if (exact) {
-            ITEM.compareAndSet(this, null, x); // only the owner writes non-null: always succeeds
-        } else {
-            ITEM.setRelease(this, x);
+            // Only the owner writes non-null, so this fails only if the caller's read of the
+            // slot was stale: it re-reads after every hook (a re-entrant release may fill it).
+            if (!ITEM.compareAndSet(this, null, x)) {
+                puts--; // an extra count seen by aging meanwhile only means "used": harmless
+                return false;
+            }
+            return true;
         }
+        ITEM.setRelease(this, x);
+        return true;
     }
 
     /** {@link #put} in a slot that is not {@link #exact}: the release fast path. */

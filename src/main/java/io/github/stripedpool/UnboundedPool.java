@@ -289,14 +289,18 @@ final class UnboundedPool<T> implements Pool<T> {
 
     /** A release to the caller's own slot that is not a plain put (see {@link PrivateSlot#fastPut}). */
     private void releaseChecked(PrivateSlot s, Object cur, T object) {
-        if (sampler != null) {
-            sampling.releasedTracked(s, object); // first: its report of a double release is richer
-        }
+        // First: its report of a double release is richer.
+        boolean tracked = sampler != null && sampling.releasedTracked(s, object);
         if (ReleaseChecks.twice(stripes, s, cur, object)) {
             throw ReleaseChecks.doubleRelease(name, object);
         }
         if (reset == null || hooks.resetOrDrop(object, s, null)) {
-            releaseOwn(s, cur, object);
+            if (tracked) {
+                // Closed again: an acquire nested in a hook rebased the countdown and reopened
+                // the fast path, which must not hand out an object whose tracker is in the table.
+                s.fastUntil = Long.MIN_VALUE;
+            }
+            releaseOwn(s, object);
         }
     }
 
@@ -329,26 +333,32 @@ final class UnboundedPool<T> implements Pool<T> {
             throw ReleaseChecks.doubleRelease(name, object);
         }
         if (reset == null || hooks.resetOrDrop(object, s, null)) {
-            releaseOwn(s, cur, object);
+            releaseOwn(s, object);
         }
     }
 
     /**
      * After the reset: into the private slot if it is empty and this thread may put there (a
      * permit, borrowed at the first release that wants one), else to the stripes.
+     *
+     * <p>Reads the slot here, after the user's hooks, never before them: a reset or
+     * {@code retainIf} hook may re-enter the pool, and its nested release may have filled the
+     * slot or the spare since the caller's double-release check read them. Nothing between this
+     * read and the put runs user code, and only this thread writes a non-null value to its slot.
      */
-    private void releaseOwn(PrivateSlot s, Object cur, Object x) {
-        if (cur == null && (s.mayPut || permits.tryLend(s, epoch))) {
-            s.put(x);
-            // Dekker with close(): put (a CAS in exact mode) then read the flag; close writes the
-            // flag then reads the slot. One of the two sees the other.
-            if (s.exact && closed && s.takeFromOutside(x)) {
-                EngineHooks.rethrowVmError(hooks.drop(x, s, null));
+    private void releaseOwn(PrivateSlot s, Object x) {
+        if (s.item == null && (s.mayPut || permits.tryLend(s, epoch))) {
+            if (s.put(x)) {
+                // Dekker with close(): put (a CAS in exact mode) then read the flag; close writes
+                // the flag then reads the slot. One of the two sees the other.
+                if (s.exact && closed && s.takeFromOutside(x)) {
+                    EngineHooks.rethrowVmError(hooks.drop(x, s, null));
+                }
+                s.spareChecked();
+                return;
             }
-            s.spareChecked();
-            return;
-        }
-        if (cur != null && !s.exact && s.spare == null && (s.maySpare || permits.tryLend(s, epoch))) {
+        } else if (s.item != null && !s.exact && s.spare == null
+                && (s.maySpare || permits.tryLend(s, epoch))) {
             s.putSpare(x); // plain, like a plain put: see PrivateSlotFields#spare
             return;
         }

@@ -1,0 +1,291 @@
+package io.github.stripedpool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every user callback may call back into the pool: each hook (factory, reset, destroy,
+ * {@code retainIf}, {@code validate}) × each call ({@code acquire}+{@code release},
+ * {@code acquire}+{@code invalidate}, {@code lease}, {@code stats}, {@code close}) × the same
+ * pool or another one × every engine and leak level, with and without a destroy hook.
+ *
+ * <p>The property: the driver's work finishes (never a hang) and either works or fails with
+ * {@link PoolClosedException} after a hook closed the pool; and the accounting is exact. With a
+ * destroy hook, every object the factory made is destroyed exactly once once both pools are
+ * closed; without one, {@code created - dropped == idle + inUse} before close and
+ * {@code created == dropped} after it. A reset hook that re-entered its own pool once lost an
+ * object per release this way (the release published into a slot the nested release had filled).
+ *
+ * <p>The callback re-enters once per arming: the driver arms it before each of its own calls,
+ * so the nested call does not recurse into itself.
+ */
+class ReentrancyPropertyTest {
+
+    /** The user callback that re-enters. */
+    enum Hook { FACTORY, RESET, DESTROY, RETAIN_IF, VALIDATE }
+
+    /** What the callback calls. */
+    enum Call { ACQUIRE_RELEASE, ACQUIRE_INVALIDATE, LEASE, STATS, CLOSE }
+
+    /** A pooled object; {@code destroys} counts the destroy hook's calls on it. */
+    static final class Obj {
+        final AtomicLong destroys = new AtomicLong();
+    }
+
+    static Stream<Arguments> cases() {
+        List<Arguments> all = new ArrayList<>();
+        for (boolean bounded : new boolean[] {false, true}) {
+            for (LeakDetection leaks : LeakDetection.values()) {
+                for (boolean destroy : new boolean[] {true, false}) {
+                    for (Hook hook : Hook.values()) {
+                        if (hook == Hook.VALIDATE && !bounded || hook == Hook.DESTROY && !destroy) {
+                            continue; // validate is bounded only; a destroy hook needs one
+                        }
+                        for (Call call : Call.values()) {
+                            for (boolean same : new boolean[] {true, false}) {
+                                all.add(Arguments.of(bounded, leaks, destroy, hook, call, same));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return all.stream();
+    }
+
+    @ParameterizedTest(name = "{0} bounded, {1}, destroy hook {2}: {3} calls {4} on {5} pool")
+    @MethodSource("cases")
+    void aCallbackThatReentersAPoolLosesNothing(boolean bounded, LeakDetection leaks, boolean destroy,
+            Hook hook, Call call, boolean same) {
+        Scenario s = new Scenario(bounded, leaks, destroy, hook, call, same);
+        assertTimeoutPreemptively(Duration.ofSeconds(20), s::run,
+                () -> "a callback that re-entered a pool hung: " + s);
+        s.check();
+    }
+
+    /** One combination: two pools, a driver, and the accounting. */
+    static final class Scenario {
+        final boolean bounded;
+        final LeakDetection leaks;
+        final boolean destroy;
+        final Hook hook;
+        final Call call;
+        final boolean same;
+        final AtomicBoolean armed = new AtomicBoolean();
+        final Map<Obj, Boolean> created = new IdentityHashMap<>();
+        final AtomicReference<Throwable> nestedFailure = new AtomicReference<>();
+        Pool<Obj> pool;
+        Pool<Obj> other;
+        PoolStats before;
+        PoolStats otherBefore;
+
+        Scenario(boolean bounded, LeakDetection leaks, boolean destroy, Hook hook, Call call, boolean same) {
+            this.bounded = bounded;
+            this.leaks = leaks;
+            this.destroy = destroy;
+            this.hook = hook;
+            this.call = call;
+            this.same = same;
+        }
+
+        private PoolBuilder<Obj> builder(boolean withHook, String name) {
+            PoolBuilder<Obj> b = Pool.builder(() -> {
+                Obj x = new Obj();
+                synchronized (created) {
+                    created.put(x, Boolean.TRUE);
+                }
+                if (withHook && hook == Hook.FACTORY) {
+                    reenter();
+                }
+                return x;
+            }).name(name).leakDetection(leaks).leakSamplingInterval(2);
+            b.reset(x -> {
+                if (withHook && hook == Hook.RESET) {
+                    reenter();
+                }
+            });
+            b.retainIf(x -> {
+                if (withHook && hook == Hook.RETAIN_IF) {
+                    reenter();
+                }
+                return true;
+            });
+            if (destroy) {
+                b.destroy(x -> {
+                    x.destroys.incrementAndGet();
+                    if (withHook && hook == Hook.DESTROY) {
+                        reenter();
+                    }
+                });
+            }
+            if (bounded) {
+                b.maxTotal(64).acquireTimeout(Duration.ofSeconds(5));
+                if (hook == Hook.VALIDATE) {
+                    b.validate(x -> {
+                        if (withHook) {
+                            reenter();
+                        }
+                        return true;
+                    });
+                }
+            } else {
+                b.maxIdle(16);
+            }
+            return b;
+        }
+
+        /** The callback's nested call, once per arming. */
+        private void reenter() {
+            if (!armed.getAndSet(false)) {
+                return;
+            }
+            Pool<Obj> p = same ? pool : other;
+            if (p.isClosed() && call != Call.STATS && call != Call.CLOSE) {
+                return; // the nested call would only throw PoolClosedException
+            }
+            try {
+                switch (call) {
+                    case ACQUIRE_RELEASE: {
+                        Obj a = p.acquire();
+                        Obj b = p.acquire();
+                        p.release(b);
+                        p.release(a);
+                        break;
+                    }
+                    case ACQUIRE_INVALIDATE:
+                        p.invalidate(p.acquire());
+                        break;
+                    case LEASE:
+                        try (Lease<Obj> l = p.lease()) {
+                            l.get();
+                        }
+                        break;
+                    case STATS:
+                        p.stats().toString();
+                        p.toString();
+                        break;
+                    case CLOSE:
+                        p.close();
+                        break;
+                    default:
+                        throw new AssertionError(call);
+                }
+            } catch (PoolClosedException e) {
+                // the driver's own call closed it meanwhile (a destroy hook run by close)
+            } catch (RuntimeException | Error e) {
+                nestedFailure.compareAndSet(null, e);
+                throw e;
+            }
+        }
+
+        void run() {
+            pool = builder(true, "reentrant").build();
+            other = builder(false, "other").build();
+            try {
+                drive();
+            } catch (PoolClosedException e) {
+                assertTrue(call == Call.CLOSE && same, () -> "closed by nobody: " + e);
+            }
+            before = pool.stats();
+            otherBefore = other.stats();
+            armed.set(true);
+            pool.close();
+            armed.set(false);
+            other.close();
+            pool.close(); // a second close sweeps what a racing release (here: a nested one) left
+        }
+
+        /** Acquire/release cycles, several objects held at once, invalidate, lease. */
+        private void drive() {
+            for (int round = 0; round < 40 && !pool.isClosed(); round++) {
+                armed.set(true);
+                Obj x = pool.acquire();
+                armed.set(true);
+                pool.release(x);
+
+                List<Obj> held = new ArrayList<>();
+                try {
+                    for (int k = 0; k < 4; k++) {
+                        armed.set(true);
+                        held.add(pool.acquire());
+                    }
+                } finally {
+                    for (int k = held.size() - 1; k >= 0; k--) {
+                        armed.set(true);
+                        pool.release(held.get(k));
+                    }
+                }
+
+                armed.set(true);
+                Obj y = pool.acquire();
+                armed.set(true);
+                pool.invalidate(y);
+
+                armed.set(true);
+                try (Lease<Obj> l = pool.lease()) {
+                    l.get();
+                }
+            }
+        }
+
+        void check() {
+            if (nestedFailure.get() != null) {
+                fail("the nested call failed: " + this, nestedFailure.get());
+            }
+            for (PoolStats s : new PoolStats[] {before, otherBefore}) {
+                assertEquals(0, s.inUse(), () -> "objects left in use: " + s + " in " + this);
+                if (!s.isClosed()) {
+                    assertEquals(s.created() - s.dropped(), s.idle() + s.inUse(),
+                            () -> "created - dropped must equal idle + inUse: " + s + " in " + this);
+                }
+            }
+            PoolStats after = pool.stats();
+            PoolStats otherAfter = other.stats();
+            assertEquals(after.created(), after.dropped(),
+                    () -> "every object made must be dropped once the pool is closed: " + after + " in " + this);
+            assertEquals(otherAfter.created(), otherAfter.dropped(),
+                    () -> "every object made must be dropped once the pool is closed: " + otherAfter
+                            + " in " + this);
+            assertEquals(created.size(), after.created() + otherAfter.created(),
+                    () -> "the factory's calls and the pools' created counts differ in " + this);
+            if (destroy) {
+                int[] wrong = new int[1];
+                StringBuilder which = new StringBuilder();
+                synchronized (created) {
+                    for (Obj x : created.keySet()) {
+                        long d = x.destroys.get();
+                        if (d != 1) {
+                            wrong[0]++;
+                            if (which.length() < 200) {
+                                which.append(d).append(' ');
+                            }
+                        }
+                    }
+                }
+                assertEquals(0, wrong[0], () -> wrong[0] + " of " + created.size()
+                        + " objects were not destroyed exactly once (destroy counts: " + which + ") in " + this);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return (bounded ? "bounded" : "unbounded") + ", " + leaks + (destroy ? ", destroy hook" : "")
+                    + ": " + hook + " calls " + call + " on the " + (same ? "same" : "other") + " pool";
+        }
+    }
+}
