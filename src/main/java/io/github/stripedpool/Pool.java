@@ -32,6 +32,35 @@ import java.util.function.Supplier;
  *   <li>{@code close()} again does nothing.</li>
  * </ul>
  *
+ * <h2>User code that calls back into a pool</h2>
+ * The factory and every hook and listener ({@code reset}, {@code destroy}, {@code retainIf},
+ * {@code validate}, {@code onLeak}) may call any method of this pool or of another one:
+ * {@code acquire}, {@code release}, {@code invalidate}, {@code lease}, {@code stats} and
+ * {@code close}. The nested call works as it would anywhere else and the accounting stays
+ * exact: nothing is lost or destroyed twice. A hook that closes its own pool makes the calls
+ * that follow see a closed pool: the call that ran the hook finishes (an object it was
+ * releasing is destroyed), and the next {@code acquire} throws {@link PoolClosedException}. Two
+ * things are the caller's to avoid: a hook that calls, without end, the call that runs it (a
+ * factory that acquires from its own empty pool recurses until {@link StackOverflowError}), and,
+ * in a bounded pool, a hook that waits for an object while the thread already holds the last
+ * ones (it waits for its own release, up to the acquire timeout).
+ *
+ * <h2>Misuse the pool catches</h2>
+ * <ul>
+ *   <li>Every pool: {@code release(null)}, and the same object released twice in a row on one
+ *       thread ({@link IllegalStateException}).</li>
+ *   <li>A bounded pool: every double release or invalidation ({@link IllegalStateException}),
+ *       and an object it did not hand out ({@link IllegalArgumentException}).</li>
+ *   <li>{@link LeakDetection#PARANOID}, either engine: the same, and the report names where the
+ *       object was acquired and first released.</li>
+ *   <li>An unbounded pool without leak detection, by design (it keeps no table of its objects,
+ *       so that a cycle costs nanoseconds), does not catch a second release on another thread of
+ *       an object already released, nor an object it did not hand out: both are pooled, and the
+ *       object may then reach two borrowers. {@link LeakDetection#SAMPLED} catches the double
+ *       release of the acquisitions it tracks. Switch {@code PARANOID} on in tests to catch
+ *       all of them.</li>
+ * </ul>
+ *
  * @param <T> the type of the pooled objects
  */
 public interface Pool<T> extends AutoCloseable {
