@@ -11,7 +11,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 /**
  * The double-release check of the unbounded engine ({@link ReleaseChecks#idle}) against the taker
  * that hands the object back. The releasing thread's slot remembers {@code item} as the object it
- * last pushed to the stripe; a taker pops it and hands it back through a volatile field; the
+ * last pushed to the stripe, and the stripe slot it went to; a taker pops it and hands it back through a volatile field; the
  * releasing thread, once it has it in hand, asks whether a release of it would be double.
  * Result: r1 = 1 if the taker got the object; r2 = 1 if the releaser got it handed back and was
  * told its release is double, 0 if it was told the release is fine, -1 if nothing was handed
@@ -32,7 +32,7 @@ public class ReleaseChecksHandBackRace {
     private volatile Object handed;
 
     public ReleaseChecksHandBackRace() {
-        stripes[0].push(item, 0);
+        slot.lastSharedIndex = stripes[0].push(item, 0);
         slot.lastShared = item;
     }
 

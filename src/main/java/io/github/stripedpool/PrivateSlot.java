@@ -311,6 +311,8 @@ abstract class PrivateSlotFields extends PadHead {
      * the same object again is a double release. Owner only.
      */
     Object lastShared;
+    /** Where {@link #lastShared} was pushed: the stripe's index and the slot's index in it. */
+    int lastSharedStripe, lastSharedIndex;
     /** Owner-written counters. {@code privateHits} and {@code puts} are those of the fast path. */
     long privateHits, puts, sharedReleases, created, dropped, homeHits, stolenHits, victimHits,
             misses, hookFailures, invalidated, notRetained;

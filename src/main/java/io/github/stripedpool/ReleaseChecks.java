@@ -2,19 +2,23 @@ package io.github.stripedpool;
 
 /**
  * The unbounded engine's checks of a release's argument, and their exceptions. How it tells a
- * second release of an object from a legitimate one, without leak detection: the object is in the releasing thread's private slot, or it is the object that
- * thread last released to a stripe ({@link PrivateSlotFields#lastShared}) and it is still idle
- * there.
+ * second release of an object from a legitimate one, without leak detection: the object is in
+ * the releasing thread's private slot or spare, or it is the object that thread last released to
+ * a stripe ({@link PrivateSlotFields#lastShared}) and it is still idle in the stripe slot where
+ * that release put it ({@link PrivateSlotFields#lastSharedStripe},
+ * {@link PrivateSlotFields#lastSharedIndex}).
  *
- * <p>Why the second check scans. Another thread may have taken the object from the stripe since,
- * and handed it back to this thread (a producer and a consumer trading objects): its release is
- * then legitimate, and only the stripes can tell, because the owner-only {@code lastShared} is
- * not cleared by another thread's acquisition. The scan runs only when the released object is
- * {@code lastShared}, never on the fast path of a distinct object. Its reads race with takers:
- * an object seen idle in a stripe while the releasing thread also holds it is a double release
- * (a thread that got the object from its taker sees the taker's write), and an object taken and
- * pushed again by someone else is idle in the pool, so releasing it again is double too.
- * Stateless.
+ * <p>Why the second check looks at the stripe slot. Another thread may have taken the object
+ * from the stripe since, and handed it back to this thread (a producer and a consumer trading
+ * objects): its release is then legitimate, and only the stripe can tell, because the owner-only
+ * {@code lastShared} is not cleared by another thread's acquisition. The check reads one slot,
+ * whatever the stripes' size: an earlier version scanned every stripe, a cost that grew with
+ * {@code maxIdle} on every release of a traded object. Its read races with takers: an object
+ * seen idle in that slot while the releasing thread also holds it is a double release (a thread
+ * that got the object from its taker sees the taker's write). An object that someone else took
+ * and pushed again into another slot is idle in the pool too, and releasing it again is double
+ * as well; the check no longer sees that rarer case, which {@link LeakDetection#PARANOID}
+ * catches (see {@link Pool#release}). Stateless.
  */
 final class ReleaseChecks {
     private ReleaseChecks() {
@@ -23,23 +27,19 @@ final class ReleaseChecks {
     /**
      * Whether a release of {@code x} by the owner of {@code s}, whose {@link PrivateSlotFields#item}
      * it read as {@code cur}, is a second one: {@code x} is idle in the slot, in its spare, or in
-     * a stripe where this thread pushed it last.
+     * the stripe slot where this thread pushed it last.
      */
     static boolean twice(Stripe[] stripes, PrivateSlot s, Object cur, Object x) {
         return cur == x || x == s.spare || x == s.lastShared && idle(stripes, s);
     }
 
     /**
-     * Whether the slot's {@code lastShared} object is still idle in a stripe; if not, forgets it,
-     * since this thread holds it again.
+     * Whether the slot's {@code lastShared} object is still idle where this thread pushed it; if
+     * not, forgets it, since this thread holds it again. One read, whatever the stripes' size.
      */
     static boolean idle(Stripe[] stripes, PrivateSlot s) {
-        Object x = s.lastShared;
-        int n = stripes.length;
-        for (int i = 0; i < n; i++) {
-            if (stripes[(s.home + i) & (n - 1)].holds(x)) {
-                return true;
-            }
+        if (stripes[s.lastSharedStripe].holdsAt(s.lastSharedIndex, s.lastShared)) {
+            return true;
         }
         s.lastShared = null;
         return false;

@@ -124,6 +124,9 @@ final class Stripe extends StripeFields {
                 int k = PAD + i;
                 if (ITEMS.getOpaque(items, k) == null) { // only a hint, the CAS decides
                     stamps[k] = stamp;
+                    if (stamp - youngest > 0) {
+                        youngest = stamp; // before the publishing CAS, like the stamp
+                    }
                     if (ITEMS.compareAndSet(items, k, null, x)) {
                         hint = i + 1;
                         return k;
@@ -135,11 +138,17 @@ final class Stripe extends StripeFields {
     }
 
     /**
-     * Takes a young object (pushed in the current epoch).
+     * Takes a young object (pushed in the current epoch). Returns at once, without a scan, when
+     * no push of this epoch reached the stripe ({@link #youngest}): right after an aging cycle
+     * every object is a victim, and a scan would visit every slot for nothing, at a cost that
+     * grows with {@code maxIdle}, on every acquire that goes past the private slot.
      *
      * @return the object, or null if none was seen
      */
     Object popYoung(int epoch) {
+        if (youngest != epoch) {
+            return null;
+        }
         return pop(epoch, false);
     }
 
@@ -253,7 +262,12 @@ final class Stripe extends StripeFields {
         return false;
     }
 
-    /** Whether {@code x} is idle in this stripe now; a scan, for the slow paths only. */
+    /** Whether {@code x} is idle in slot {@code k} (an index {@link #push} returned) now. */
+    boolean holdsAt(int k, Object x) {
+        return ITEMS.getOpaque(items, k) == x;
+    }
+
+    /** Whether {@code x} is idle in this stripe now; a scan, for tests only. */
     boolean holds(Object x) {
         final Object[] items = this.items;
         for (int i = 0; i < capacity; i++) {
@@ -284,6 +298,17 @@ abstract class StripeFields extends PadHead {
     /** Where scans start: one past the slot last used. Plain, racy, always within [0, capacity]. */
     @jdk.internal.vm.annotation.Contended("stripe")
     int hint;
+    /**
+     * The newest stamp pushed here, so that {@link Stripe#popYoung} can tell without a scan
+     * that the stripe holds no young object. Plain and racy, like {@link #hint}: written before
+     * the publishing CAS, it is at least the stamp of any object a pop can see, except that two
+     * racing pushers of different epochs (a reaped object is pushed one epoch old) may leave the
+     * older value. Then a young object is taken by the victim pass and counted as a victim
+     * hit, or waits for the next push of the epoch: a miscount, never a lost or doubly handed
+     * object, and aging reads the per-slot stamps, not this.
+     */
+    @jdk.internal.vm.annotation.Contended("stripe")
+    int youngest;
     final int capacity;
     /** Slots {@code [PAD, PAD + capacity)}; the ends are padding. */
     final Object[] items;

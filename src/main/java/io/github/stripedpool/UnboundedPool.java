@@ -363,10 +363,15 @@ final class UnboundedPool<T> implements Pool<T> {
             return;
         }
         s.sharedReleases++;
-        s.lastShared = x;
-        if (!push(x, s.home, epoch)) {
+        long at = pushAt(x, s.home, epoch);
+        if (at < 0) {
+            s.lastShared = null;
             EngineHooks.rethrowVmError(hooks.drop(x, s, null));
+            return;
         }
+        s.lastShared = x;
+        s.lastSharedStripe = (int) (at >>> 32);
+        s.lastSharedIndex = (int) at;
     }
 
     /**
@@ -376,18 +381,27 @@ final class UnboundedPool<T> implements Pool<T> {
      * @return false if every stripe was full and {@code x} is still the caller's
      */
     boolean push(Object x, int home, int stamp) {
+        return pushAt(x, home, stamp) >= 0;
+    }
+
+    /**
+     * {@link #push}, telling where: the stripe's index in the high 32 bits and the slot's index
+     * in the low ones, or -1 if every stripe was full and {@code x} is still the caller's.
+     */
+    private long pushAt(Object x, int home, int stamp) {
         final Stripe[] stripes = this.stripes;
         for (int i = 0; i < stripes.length; i++) {
-            Stripe s = stripes[(home + i) & mask];
+            int j = (home + i) & mask;
+            Stripe s = stripes[j];
             int k = s.push(x, stamp);
             if (k >= 0) {
                 if (closed && s.takeBack(k, x)) {
                     EngineHooks.rethrowVmError(hooks.drop(x, null, poolCounts));
                 }
-                return true;
+                return (long) j << 32 | k;
             }
         }
-        return false;
+        return -1;
     }
 
     // ---------------------------------------------------------------- slots
