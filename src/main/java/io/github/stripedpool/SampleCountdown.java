@@ -23,6 +23,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * comes back either to a stripe, a dead owner's slot (reaped to the stripes) or a virtual
  * thread's stripe, all taken on the slow path only, or to the private slot of the releasing
  * thread, whose fast path {@link #releasedTracked} closes until that thread's next acquisition.
+ * That acquisition takes the slot's object on the slow path, unless the slot was empty when it
+ * looked and a hook it ran (the factory) re-entered the pool and filled it: then it leaves the
+ * fast path closed for the one after, which takes that object.
  * Objects that aging or close take from a live owner's slot are forgotten, never handed out.
  *
  * @param <T> the type of the pooled objects
@@ -64,6 +67,12 @@ final class SampleCountdown<T> {
             long left = slot.countdown - done; // acquisitions after this one until the tracked one
             track = left <= 0;
             rebase(slot, track ? next() : left);
+            if (!fromSlot && slot.item != null) {
+                // The factory ran user code, which may have released a tracked object into the
+                // slot and closed the fast path (releasedTracked): it stays closed until an
+                // acquisition takes that object on the slow path and retires its tracker.
+                slot.fastUntil = Long.MIN_VALUE;
+            }
         }
         if (track) {
             sampler.trackSampled(x);
