@@ -92,6 +92,24 @@ final class EngineHooks<T> {
     }
 
     /**
+     * The release hooks as a {@link PrivateSlot} takes them: {@link PrivateSlot#HOOKS_RETAIN} if
+     * a {@code retainIf} predicate is set, else {@link PrivateSlot#HOOKS_RESET} if a reset hook
+     * is, else {@link PrivateSlot#HOOKS_NONE}.
+     */
+    int slotHooks() {
+        return retain != null ? PrivateSlot.HOOKS_RETAIN
+                : reset != null ? PrivateSlot.HOOKS_RESET : PrivateSlot.HOOKS_NONE;
+    }
+
+    /**
+     * The reset hook, run by the release fast path, threw {@code failure}: drops {@code x} as
+     * {@link #resetOrDrop} does, and rethrows a {@link VirtualMachineError}.
+     */
+    void resetFailed(Object x, PrivateSlot slot, Throwable failure) {
+        dropOnRelease(x, slot, null, false, failure);
+    }
+
+    /**
      * Drops a released object that will not be pooled: the reset hook threw, or the retain
      * predicate ({@code retaining}) refused it or threw. A {@link VirtualMachineError} that
      * either hook or the destroy hook threw is rethrown last, the failure counted and logged.

@@ -71,15 +71,16 @@ final class PrivateSlot extends PrivateSlotFields {
     }
 
     PrivateSlot(Thread owner, int home, boolean exact) {
-        this(owner, home, exact, null, false);
+        this(owner, home, exact, null, HOOKS_NONE);
     }
 
     /**
      * @param leaks the table of sampled leak detection, or null
-     * @param reset whether the pool has a reset hook
+     * @param hooks the release hooks the pool has: {@link #HOOKS_NONE}, {@link #HOOKS_RESET}
+     *        (a reset hook and no {@code retainIf}) or {@link #HOOKS_RETAIN} (a {@code retainIf})
      */
-    PrivateSlot(Thread owner, int home, boolean exact, LeakTable leaks, boolean reset) {
-        super(owner, home, exact, leaks, reset);
+    PrivateSlot(Thread owner, int home, boolean exact, LeakTable leaks, int hooks) {
+        super(owner, home, exact, leaks, hooks);
     }
 
     /** The owner was lent a permit: it may keep an object here from now on. */
@@ -99,11 +100,19 @@ final class PrivateSlot extends PrivateSlotFields {
             privateHits++;
             return x;
         }
+        return takeExact(x) ? x : null;
+    }
+
+    /**
+     * The owner takes {@code x}, which it read in {@link #item}, from its {@link #exact} slot:
+     * a compare-and-set, because aging and close destroy what they take. Counts the hit.
+     */
+    boolean takeExact(Object x) {
         if (ITEM.compareAndSet(this, x, null)) {
             privateHits++;
-            return x;
+            return true;
         }
-        return null;
+        return false;
     }
 
     /**
@@ -297,15 +306,31 @@ abstract class PrivateSlotFields extends PadHead {
      */
     int fastPut;
     /**
-     * {@link #fastPut} once a permit is lent: {@link #PLAIN_PUT} in a {@link #plain} slot of a
-     * pool without a reset hook, {@link #SAMPLED_PUT} in such a slot under sampled leak
-     * detection (the release then also checks that no tracker is out), else
-     * {@link #NO_FAST_PUT} (a destroy or a reset hook: the release takes the checked path).
+     * {@link #fastPut} once a permit is lent. Without sampled leak detection: {@link #PLAIN_PUT}
+     * (no hook), {@link #RESET_PUT} (a reset hook), {@link #EXACT_PUT} (a destroy hook),
+     * {@link #EXACT_RESET_PUT} (both). Under sampled leak detection, {@link #SAMPLED_PUT} in a
+     * slot without hooks (the release then also checks that no tracker is out). Else
+     * {@link #NO_FAST_PUT}: a {@code retainIf} predicate, or hooks under sampling, take the
+     * checked path.
      */
     final int fastPutOnPermit;
     static final int NO_FAST_PUT = 0;
     static final int PLAIN_PUT = 1;
     static final int SAMPLED_PUT = 2;
+    /** The values from here on run a hook or a compare-and-set: see {@code UnboundedPool#releaseFast}. */
+    static final int RESET_PUT = 3;
+    static final int EXACT_PUT = 4;
+    static final int EXACT_RESET_PUT = 5;
+    /** Release hooks of a pool, as the slot's constructor takes them. */
+    static final int HOOKS_NONE = 0;
+    static final int HOOKS_RESET = 1;
+    static final int HOOKS_RETAIN = 2;
+    /**
+     * Whether the owner's acquire takes an object from an {@link #exact} slot inline, by
+     * compare-and-set ({@link #takeExact}): exact and no sampled leak detection, whose
+     * acquisitions are counted down on the slow path.
+     */
+    final boolean casTake;
     /**
      * The object this thread last released to a stripe, until it acquires it back: a release of
      * the same object again is a double release. Owner only.
@@ -332,13 +357,28 @@ abstract class PrivateSlotFields extends PadHead {
     /** 0 until the slot of a dead owner is reaped; claimed by CAS. */
     volatile int reaped;
 
-    PrivateSlotFields(Thread owner, int home, boolean exact, LeakTable leaks, boolean reset) {
+    PrivateSlotFields(Thread owner, int home, boolean exact, LeakTable leaks, int hooks) {
         this.owner = owner;
         this.home = home;
         this.exact = exact;
         this.leaks = leaks;
         this.plain = !exact && leaks == null;
-        this.fastPutOnPermit = exact || reset ? NO_FAST_PUT : leaks == null ? PLAIN_PUT : SAMPLED_PUT;
+        this.casTake = exact && leaks == null;
+        this.fastPutOnPermit = fastPutOnPermit(exact, leaks != null, hooks);
         this.fastUntil = plain ? Long.MAX_VALUE : Long.MIN_VALUE;
+    }
+
+    private static int fastPutOnPermit(boolean exact, boolean sampled, int hooks) {
+        if (hooks == HOOKS_RETAIN) {
+            return NO_FAST_PUT;
+        }
+        boolean reset = hooks == HOOKS_RESET;
+        if (sampled) {
+            return exact || reset ? NO_FAST_PUT : SAMPLED_PUT;
+        }
+        if (exact) {
+            return reset ? EXACT_RESET_PUT : EXACT_PUT;
+        }
+        return reset ? RESET_PUT : PLAIN_PUT;
     }
 }

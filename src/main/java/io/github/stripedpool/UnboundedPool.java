@@ -168,10 +168,15 @@ final class UnboundedPool<T> implements Pool<T> {
         PrivateSlot s = table[index(t)];
         if (s != null && s.owner == t) {
             Object x = s.item;
-            if (x != null && s.privateHits < s.fastUntil) {
-                s.item = null; // plain: see PrivateSlot
-                s.privateHits++;
-                return (T) x;
+            if (x != null) {
+                if (s.privateHits < s.fastUntil) {
+                    s.item = null; // plain: see PrivateSlot
+                    s.privateHits++;
+                    return (T) x;
+                }
+                if (s.casTake && s.takeExact(x)) { // a destroy hook: see PrivateSlot
+                    return (T) x;
+                }
             }
         }
         return acquireSlow(t, s);
@@ -256,16 +261,54 @@ final class UnboundedPool<T> implements Pool<T> {
         PrivateSlot s = table[index(t)];
         if (s != null && s.owner == t) {
             Object cur = s.item;
-            int f; // an empty slot, not a double release, a permit, no hook, no tracker out:
-            if (cur == null && object != s.lastShared && (f = s.fastPut) != PrivateSlot.NO_FAST_PUT
-                    && (f == PrivateSlot.PLAIN_PUT || s.leaks.isEmpty())) {
-                s.putPlain(object);
-                return;
+            int f; // an empty slot, not a double release, a permit:
+            if (cur == null && object != s.lastShared && (f = s.fastPut) != PrivateSlot.NO_FAST_PUT) {
+                if (f == PrivateSlot.PLAIN_PUT || f == PrivateSlot.SAMPLED_PUT && s.leaks.isEmpty()) {
+                    s.putPlain(object); // no hook, no tracker out
+                    return;
+                }
+                if (f >= PrivateSlot.RESET_PUT) {
+                    releaseFast(s, object, f);
+                    return;
+                }
             }
             releaseChecked(s, cur, object);
             return;
         }
         releaseSlow(t, object);
+    }
+
+    /**
+     * The fast path of a release with a reset hook, a destroy hook or both, to the caller's own
+     * empty slot, which it may use (a permit) and which does not hold the object already (the
+     * caller checked; with the spare full {@link PrivateSlot#fastPut} is closed). Runs the reset
+     * hook, then puts: plainly, or by compare-and-set followed by the closed check of the close
+     * handshake when a destroy hook makes the slot {@link PrivateSlot#exact}. The slot is read
+     * again after the hook, which may have re-entered the pool and filled it; then the object
+     * goes where {@link #releaseOwn} sends it.
+     */
+    private void releaseFast(PrivateSlot s, T object, int f) {
+        if (f != PrivateSlot.EXACT_PUT) {
+            try {
+                reset.accept(object);
+            } catch (Throwable e) {
+                hooks.resetFailed(object, s, e);
+                return;
+            }
+        }
+        if (f == PrivateSlot.RESET_PUT) {
+            if (s.item == null) {
+                s.putPlain(object);
+                return;
+            }
+        } else if (s.put(object)) {
+            // Dekker with close(), as in releaseOwn.
+            if (closed && s.takeFromOutside(object)) {
+                EngineHooks.rethrowVmError(hooks.drop(object, s, null));
+            }
+            return;
+        }
+        releaseOwn(s, object);
     }
 
     /** Destroys {@code object} instead of pooling it; a rare path, counted like the slow ones. */
@@ -440,7 +483,7 @@ final class UnboundedPool<T> implements Pool<T> {
             EngineHooks.rethrowVmError(aging.reap(last));
         }
         PrivateSlot s = new PrivateSlot(t, nextHome.getAndIncrement() & mask, exact,
-                sampler == null ? null : sampler.table(), reset != null);
+                sampler == null ? null : sampler.table(), hooks.slotHooks());
         if (sampler != null) {
             sampling.start(s);
         }

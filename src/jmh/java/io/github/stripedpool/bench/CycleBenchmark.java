@@ -20,8 +20,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * Scenario 1, the cost of one cycle: acquire a payload, {@link Payload#touch touch} it, release
  * it, with every thread sharing one pool. The rows:
  * <ul>
- *   <li>the library in each mode ({@link StripedPeer}): no hooks, reset and destroy hooks, leak
- *       detection {@code SAMPLED} and {@code PARANOID};</li>
+ *   <li>the library in each mode ({@link StripedPeer}): no hooks, a reset hook, a destroy hook,
+ *       both, leak detection {@code SAMPLED} and {@code PARANOID};</li>
  *   <li>{@code floor} ({@link FloorPeer}): one plain slot per thread in a table indexed by thread
  *       id, the least code that reuses an object; no pool can be cheaper;</li>
  *   <li>{@code netty}: Netty 4.2's {@code Recycler} on the threads it pools on (every worker
@@ -47,7 +47,7 @@ import org.openjdk.jmh.infra.Blackhole;
         FastThreadExecutor.SELECT, FastThreadExecutor.CLASS})
 public class CycleBenchmark {
 
-    @Param({"striped", "stripedHooks", "stripedSampled", "stripedParanoid", "floor", "netty",
+    @Param({"striped", "stripedReset", "stripedDestroy", "stripedHooks", "stripedSampled", "stripedParanoid", "floor", "netty",
             "stormpot", "concurrentBag", "commonsPool2", "alloc"})
     public String impl;
 

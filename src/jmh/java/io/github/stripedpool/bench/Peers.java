@@ -27,7 +27,7 @@ final class Peers {
      */
     static final long MAX_CREATED = 4096;
 
-    static final String NAMES = "striped, stripedHooks, stripedSampled, stripedParanoid, floor, netty, "
+    static final String NAMES = "striped, stripedReset, stripedDestroy, stripedHooks, stripedSampled, stripedParanoid, floor, netty, "
             + "stormpot, concurrentBag, commonsPool2, alloc";
 
     private Peers() {

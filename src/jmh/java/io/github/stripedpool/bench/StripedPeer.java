@@ -8,6 +8,9 @@ import io.github.stripedpool.PoolBuilder;
  * The library, unbounded, in one of its modes, each its own {@code impl} name:
  * <ul>
  *   <li>{@code striped}: no hooks, leak detection {@code DISABLED} (the bare engine);</li>
+ *   <li>{@code stripedReset}: a reset hook that undoes {@link Payload#touch}, the build the
+ *       README recommends;</li>
+ *   <li>{@code stripedDestroy}: a destroy hook only, as a pool of native handles has;</li>
  *   <li>{@code stripedHooks}: a reset hook that undoes {@link Payload#touch} and a destroy hook,
  *       as a pool of real buffers has;</li>
  *   <li>{@code stripedSampled}: leak detection {@code SAMPLED} at its default interval;</li>
@@ -27,6 +30,10 @@ final class StripedPeer implements Peer {
         switch (impl) {
             case "striped":
                 return new StripedPeer(b.leakDetection(LeakDetection.DISABLED));
+            case "stripedReset":
+                return new StripedPeer(b.leakDetection(LeakDetection.DISABLED).reset(Payload::clear));
+            case "stripedDestroy":
+                return new StripedPeer(b.leakDetection(LeakDetection.DISABLED).destroy(factory::destroyed));
             case "stripedHooks":
                 return new StripedPeer(b.leakDetection(LeakDetection.DISABLED)
                         .reset(Payload::clear).destroy(factory::destroyed));

@@ -10,11 +10,13 @@ import java.util.TreeSet;
 /** The implementations' display names and their order in every table and chart. */
 final class Names {
     /** Table and chart order; an implementation not listed here follows, sorted by name. */
-    static final List<String> ORDER = List.of("striped", "stripedHooks", "stripedSampled",
-            "stripedParanoid", "floor", "netty", "stormpot", "vibur", "concurrentBag", "commonsPool2",
+    static final List<String> ORDER = List.of("striped", "stripedReset", "stripedDestroy",
+            "stripedHooks", "stripedSampled", "stripedParanoid", "floor", "netty", "stormpot", "vibur", "concurrentBag", "commonsPool2",
             "alloc", "ceiling");
     private static final Map<String, String> NAMES = Map.ofEntries(
             Map.entry("striped", "striped-pool"),
+            Map.entry("stripedReset", "striped-pool, reset hook"),
+            Map.entry("stripedDestroy", "striped-pool, destroy hook"),
             Map.entry("stripedHooks", "striped-pool, reset + destroy hooks"),
             Map.entry("stripedSampled", "striped-pool, leak detection SAMPLED"),
             Map.entry("stripedParanoid", "striped-pool, leak detection PARANOID"),
@@ -27,7 +29,8 @@ final class Names {
             Map.entry("alloc", "allocation (new)"),
             Map.entry("ceiling", "ceiling (no pool: each thread works on its own object)"));
     /** The library's mode rows: compared with the bare pool, not with the peers. */
-    static final List<String> MODES = List.of("stripedHooks", "stripedSampled", "stripedParanoid");
+    static final List<String> MODES = List.of("stripedReset", "stripedDestroy", "stripedHooks",
+            "stripedSampled", "stripedParanoid");
 
     private Names() {
     }
