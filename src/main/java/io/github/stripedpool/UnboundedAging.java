@@ -163,6 +163,25 @@ final class UnboundedAging {
     }
 
     /**
+     * The sweep of {@link UnboundedPool#close}, once the pool's flag is set and its table
+     * swapped: destroys every idle object in the stripes and the private slots, each taken by
+     * compare-and-set; on the first close, leaves the aging clock. Rethrows the first
+     * {@link VirtualMachineError} of a destroy hook once everything is done.
+     */
+    static void sweepClosed(UnboundedPool<?> pool, boolean first) {
+        FirstError dropper = new FirstError(pool);
+        for (Stripe s : pool.stripes) {
+            s.drain(dropper);
+        }
+        sweepSlots(pool, dropper);
+        if (first) {
+            AgingClock.unregister(pool);
+            FlightRecorderEvents.poolClosed();
+        }
+        EngineHooks.rethrowVmError(dropper.error);
+    }
+
+    /**
      * Takes every object out of every private slot and passes it to {@code dropper}: close, and
      * {@code stats()} of a closed pool. Each object is taken by compare-and-set, so a racing
      * aging cycle or a second sweep never drops one twice.
@@ -183,7 +202,7 @@ final class UnboundedAging {
     /** A dead owner's object: back to the stripes as a victim, or dropped. */
     private Throwable reuseOrDrop(Object x, boolean idleThroughACycle, int home) {
         final UnboundedPool<?> p = pool;
-        if (idleThroughACycle || p.closed || !p.push(x, home, p.epoch - 1)) {
+        if (idleThroughACycle || p.closed || p.pushAt(x, home, p.epoch - 1) < 0) {
             return p.hooks.drop(x, null, p.poolCounts);
         }
         return null;

@@ -2,9 +2,7 @@ package io.github.stripedpool;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.lang.ref.WeakReference;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -26,15 +24,16 @@ import java.util.function.Consumer;
  * to.
  *
  * <p>The fast path. A platform thread finds its slot with one read of the thread-id table
- * {@link #table} and a check of the entry's owner. In a pool without a destroy hook (sampled leak
- * detection included, for acquisitions it does not track, see {@link SampleCountdown}), the
- * private-slot acquire is a plain read and a plain write of the slot and one counter increment,
- * the release one flag ({@link PrivateSlotFields#fastPut}: a permit, no hook), a release store
- * and one counter increment (sampled: and a read of the tracker table's size), both counters the owner's own fields: no atomic instruction, no shared write,
- * no closed check, no virtual-thread check (a virtual thread never owns a table entry, so
- * it always misses and takes the slow path). See {@link PrivateSlot} for why a third party that
- * only forgets objects needs no more, and why a pool with a destroy hook needs a compare-and-set
- * on each side.
+ * {@link #table} and a check of the entry's owner. The acquire takes the slot's object with a
+ * plain read and write (a compare-and-set with a destroy hook) and one counter increment. The
+ * release reads one flag ({@link PrivateSlotFields#fastPut}: a permit, which hooks), runs the
+ * reset hook if there is one, and puts with a release store (a compare-and-set followed by the
+ * closed check with a destroy hook) and one counter increment. Counters are the owner's own
+ * fields: no shared write; no virtual-thread check (a virtual thread never owns a table entry).
+ * Sampled leak detection keeps the plain paths for the acquisitions it does not track (see
+ * {@link SampleCountdown}); a {@code retainIf} predicate takes the checked path. See
+ * {@link PrivateSlot} for why a third party that only forgets objects needs no more, and why a
+ * pool with a destroy hook needs a compare-and-set on each side.
  *
  * <p>Invariants.
  * <ul>
@@ -67,10 +66,11 @@ import java.util.function.Consumer;
  * </ul>
  *
  * <p>The parts outside this class, each with its own invariants: {@link EngineHooks} (the user's
- * code and its failures), {@link UnboundedAging} (aging, reaping, the sweep of close),
- * {@link UnboundedStats} (the counters' snapshot), {@link SampleCountdown} (which acquisitions
- * sampled leak detection tracks). This class keeps the acquire and release paths and the lookup
- * of a thread's slot.
+ * code and its failures), {@link SharedTier} (where takes and pushes look in the stripes),
+ * {@link ThreadSlots} (making, registering and finding slots), {@link UnboundedAging} (aging,
+ * reaping, the sweep of close), {@link UnboundedStats} (the counters' snapshot),
+ * {@link SampleCountdown} (which acquisitions sampled leak detection tracks). This class keeps
+ * the acquire and release paths and the thread-id table.
  *
  * @param <T> the type of the pooled objects
  */
@@ -95,6 +95,8 @@ final class UnboundedPool<T> implements Pool<T> {
     private final boolean exact;
     private final int maxIdle;
     final Stripe[] stripes;
+    /** The stripes, and where takes and pushes look in them. */
+    private final SharedTier tier;
     private final int mask;
     /**
      * Under {@link LeakDetection#SAMPLED}: the table and reporter of the tracked acquisitions,
@@ -105,15 +107,8 @@ final class UnboundedPool<T> implements Pool<T> {
     final LeakDetectingPool<T> sampler;
     /** Under SAMPLED: which acquisitions to track; else null. */
     private final SampleCountdown<T> sampling;
-    /**
-     * The fallback lookup of a thread whose {@link #table} entry belongs to another thread. Its
-     * value is a JDK type that holds the slot weakly: a thread's {@code ThreadLocalMap} keeps its
-     * value until the stale entry happens to be expunged, long after the pool is gone, and a
-     * library object there would pin the class loader of an application that used the library
-     * (an undeployed web application's). The {@link #registry} keeps the slot alive while the
-     * pool lives; a slot leaves the registry only when its owner is dead.
-     */
-    private final ThreadLocal<WeakReference<PrivateSlot>> slots = new ThreadLocal<>();
+    /** The making of slots, their registry and the lookup behind {@link #table}. */
+    private final ThreadSlots slots;
     /**
      * Direct-mapped from thread id to slot: a thread whose entry holds its own slot finds it with
      * one array read instead of a {@code ThreadLocal} lookup. Thread ids are unique and handed
@@ -124,13 +119,10 @@ final class UnboundedPool<T> implements Pool<T> {
      * {@link #CLOSED_TABLE}: reading it is the fast path's closed check.
      */
     private volatile PrivateSlot[] table = new PrivateSlot[THREAD_TABLE_SIZE];
-    /** Every private slot not yet reaped: aging, close and stats reach them here. */
-    final ConcurrentLinkedQueue<PrivateSlot> registry = new ConcurrentLinkedQueue<>();
+    /** Every private slot not yet reaped: {@link ThreadSlots#registry}. */
+    final ConcurrentLinkedQueue<PrivateSlot> registry;
     /** What lets a thread keep an object in its private slot: see {@link SlotPermits}. */
     final SlotPermits permits;
-    private final AtomicInteger nextHome = new AtomicInteger();
-    /** The slot made last: the next thread to start reaps it if its owner died meanwhile. */
-    private volatile PrivateSlot recent;
     /** Counters of aging, close, reaped threads and the stripes' slow paths; atomic adds. */
     final long[] poolCounts = Counts.newArray();
     private final UnboundedAging aging;
@@ -148,14 +140,14 @@ final class UnboundedPool<T> implements Pool<T> {
         this.aging = new UnboundedAging(this, b.agingInterval.toNanos());
         int n = b.stripes;
         this.mask = n - 1;
-        this.stripes = new Stripe[n];
-        for (int i = 0; i < n; i++) {
-            stripes[i] = new Stripe(maxIdle / n + (i < maxIdle % n ? 1 : 0));
-        }
+        this.tier = new SharedTier(n, maxIdle);
+        this.stripes = tier.stripes;
         this.permits = new SlotPermits(stripes, maxIdle);
         LeakSettings leaks = LeakSettings.resolve(b.leakDetection, b.leakSamplingInterval, b.onLeak);
         this.sampler = leaks.samplerFor(this);
         this.sampling = sampler == null ? null : new SampleCountdown<>(sampler, leaks.interval);
+        this.slots = new ThreadSlots(n, exact, hooks.slotHooks(), sampler, sampling);
+        this.registry = slots.registry;
         AgingClock.register(this);
     }
 
@@ -190,7 +182,7 @@ final class UnboundedPool<T> implements Pool<T> {
                 return acquireShared(Threads.stripeOf(t, mask), null, null);
             }
             if (closed) {
-                throw UnboundedAging.closed(this, fallbackSlot());
+                throw UnboundedAging.closed(this, slots.fallback());
             }
             s = ownSlot(t);
         }
@@ -210,25 +202,13 @@ final class UnboundedPool<T> implements Pool<T> {
         if (slot == null && shared == null) {
             shared = stripes[home].counts;
         }
-        final Stripe[] stripes = this.stripes;
         final int e = epoch;
         int counter = Counts.HIT_HOME;
         Object x = stripes[home].popYoung(e);
-        for (int i = 1; x == null && i < stripes.length; i++) {
-            Stripe st = stripes[(home + i) & mask];
-            if (!st.looksEmpty()) {
-                x = st.popYoung(e);
-                counter = Counts.HIT_STOLEN;
-            }
-        }
-        for (int i = 0; x == null && i < stripes.length; i++) {
-            Stripe st = stripes[(home + i) & mask];
-            if (!st.looksEmpty()) {
-                // A young object pushed since the passes above can be taken here and counted as
-                // a victim: a rare miscount, never a wrong hand-out.
-                x = st.popAny(e);
-                counter = Counts.HIT_VICTIM;
-            }
+        if (x == null && (x = tier.steal(home, e)) != null) {
+            counter = Counts.HIT_STOLEN;
+        } else if (x == null && (x = tier.victim(home, e)) != null) {
+            counter = Counts.HIT_VICTIM;
         }
         if (x == null) {
             x = hooks.create();
@@ -272,7 +252,7 @@ final class UnboundedPool<T> implements Pool<T> {
                     return;
                 }
             }
-            releaseChecked(s, cur, object);
+            releaseChecked(s, object);
             return;
         }
         releaseSlow(t, object);
@@ -331,10 +311,10 @@ final class UnboundedPool<T> implements Pool<T> {
     }
 
     /** A release to the caller's own slot that is not a plain put (see {@link PrivateSlot#fastPut}). */
-    private void releaseChecked(PrivateSlot s, Object cur, T object) {
+    private void releaseChecked(PrivateSlot s, T object) {
         // First: its report of a double release is richer.
         boolean tracked = sampler != null && sampling.releasedTracked(s, object);
-        if (ReleaseChecks.twice(stripes, s, cur, object)) {
+        if (ReleaseChecks.twice(stripes, s, s.item, object)) {
             throw ReleaseChecks.doubleRelease(name, object);
         }
         if (reset == null || hooks.resetOrDrop(object, s, null)) {
@@ -349,34 +329,28 @@ final class UnboundedPool<T> implements Pool<T> {
 
     /** A release that did not find its slot in the table: virtual thread, collision, closed. */
     private void releaseSlow(Thread t, T object) {
+        boolean virtual = Threads.VIRTUAL_THREADS && Threads.isVirtual(t);
+        if (!virtual && !closed) {
+            releaseChecked(ownSlot(t), object);
+            return;
+        }
         if (sampler != null && !sampler.nothingTracked()) {
             sampler.releasedSampled(object);
         }
-        if (Threads.VIRTUAL_THREADS && Threads.isVirtual(t)) {
+        if (virtual) {
             int home = Threads.stripeOf(t, mask);
             long[] shared = stripes[home].counts;
             Counts.add(shared, Counts.RELEASED, 1);
             if (reset == null || hooks.resetOrDrop(object, null, shared)) {
-                if (closed || !push(object, home, epoch)) {
+                if (closed || pushAt(object, home, epoch) < 0) {
                     EngineHooks.rethrowVmError(hooks.drop(object, null, shared));
                 }
             }
             return;
         }
-        if (closed) {
-            Counts.add(poolCounts, Counts.RELEASED, 1);
-            if (reset == null || hooks.resetOrDrop(object, null, poolCounts)) {
-                EngineHooks.rethrowVmError(hooks.drop(object, null, poolCounts));
-            }
-            return;
-        }
-        PrivateSlot s = ownSlot(t);
-        Object cur = s.item;
-        if (ReleaseChecks.twice(stripes, s, cur, object)) {
-            throw ReleaseChecks.doubleRelease(name, object);
-        }
-        if (reset == null || hooks.resetOrDrop(object, s, null)) {
-            releaseOwn(s, object);
+        Counts.add(poolCounts, Counts.RELEASED, 1); // closed
+        if (reset == null || hooks.resetOrDrop(object, null, poolCounts)) {
+            EngineHooks.rethrowVmError(hooks.drop(object, null, poolCounts));
         }
     }
 
@@ -413,38 +387,23 @@ final class UnboundedPool<T> implements Pool<T> {
             return;
         }
         s.lastShared = x;
-        s.lastSharedStripe = (int) (at >>> 32);
-        s.lastSharedIndex = (int) at;
+        s.lastSharedStripe = SharedTier.stripeIndex(at);
+        s.lastSharedIndex = SharedTier.slot(at);
     }
 
     /**
-     * Pushes {@code x} to the first stripe with room, starting at {@code home}; if the pool closed
+     * Pushes {@code x} to the first stripe with room from {@code home} on; if the pool closed
      * meanwhile, takes it back and destroys it.
      *
-     * @return false if every stripe was full and {@code x} is still the caller's
+     * @return where it went ({@link SharedTier#push}), or -1 if every stripe was full and
+     *         {@code x} is still the caller's
      */
-    boolean push(Object x, int home, int stamp) {
-        return pushAt(x, home, stamp) >= 0;
-    }
-
-    /**
-     * {@link #push}, telling where: the stripe's index in the high 32 bits and the slot's index
-     * in the low ones, or -1 if every stripe was full and {@code x} is still the caller's.
-     */
-    private long pushAt(Object x, int home, int stamp) {
-        final Stripe[] stripes = this.stripes;
-        for (int i = 0; i < stripes.length; i++) {
-            int j = (home + i) & mask;
-            Stripe s = stripes[j];
-            int k = s.push(x, stamp);
-            if (k >= 0) {
-                if (closed && s.takeBack(k, x)) {
-                    EngineHooks.rethrowVmError(hooks.drop(x, null, poolCounts));
-                }
-                return (long) j << 32 | k;
-            }
+    long pushAt(Object x, int home, int stamp) {
+        long at = tier.push(x, home, stamp);
+        if (at >= 0 && closed && tier.stripe(at).takeBack(SharedTier.slot(at), x)) {
+            EngineHooks.rethrowVmError(hooks.drop(x, null, poolCounts));
         }
-        return -1;
+        return at;
     }
 
     // ---------------------------------------------------------------- slots
@@ -456,38 +415,27 @@ final class UnboundedPool<T> implements Pool<T> {
 
     /** The calling platform thread's slot when its table entry is not its own: made on first use. */
     private PrivateSlot ownSlot(Thread t) {
-        PrivateSlot s = fallbackSlot();
+        PrivateSlot s = slots.fallback();
         if (s == null || s.reaped != 0) {
             s = newSlot(t);
-            slots.set(new WeakReference<>(s));
+            slots.remember(s);
         }
         return s;
     }
 
-    /** The calling thread's slot as its {@code ThreadLocal} knows it, or null. */
-    private PrivateSlot fallbackSlot() {
-        WeakReference<PrivateSlot> ref = slots.get();
-        return ref == null ? null : ref.get();
-    }
-
     /** The value of the calling thread's {@code ThreadLocal} entry, as the thread holds it. */
     Object threadLocalValue() {
-        return slots.get();
+        return slots.threadLocalValue();
     }
 
     private PrivateSlot newSlot(Thread t) {
         // Thread-per-task code starts a thread, uses the pool once and ends: the object the last
         // thread left in its slot would wait for aging. Reap it now if that thread has ended.
-        PrivateSlot last = recent;
+        PrivateSlot last = slots.recent();
         if (last != null && last.reaped == 0 && last.ownerDead()) {
             EngineHooks.rethrowVmError(aging.reap(last));
         }
-        PrivateSlot s = new PrivateSlot(t, nextHome.getAndIncrement() & mask, exact,
-                sampler == null ? null : sampler.table(), hooks.slotHooks());
-        if (sampler != null) {
-            sampling.start(s);
-        }
-        registry.add(s);
+        PrivateSlot s = slots.make(t);
         PrivateSlot[] tab = table;
         int i = index(t);
         PrivateSlot old = (PrivateSlot) SLOTS.getVolatile(tab, i);
@@ -500,7 +448,6 @@ final class UnboundedPool<T> implements Pool<T> {
             SLOTS.compareAndSet(tab, i, old, s);
             SLOTS.compareAndSet(tab, i, null, s);
         }
-        recent = s;
         return s;
     }
 
@@ -530,16 +477,7 @@ final class UnboundedPool<T> implements Pool<T> {
         boolean first = !closed;
         closed = true;
         table = CLOSED_TABLE;
-        UnboundedAging.FirstError dropper = new UnboundedAging.FirstError(this);
-        for (Stripe s : stripes) {
-            s.drain(dropper);
-        }
-        UnboundedAging.sweepSlots(this, dropper);
-        if (first) {
-            AgingClock.unregister(this);
-            FlightRecorderEvents.poolClosed();
-        }
-        EngineHooks.rethrowVmError(dropper.error);
+        UnboundedAging.sweepClosed(this, first);
     }
 
     @Override
