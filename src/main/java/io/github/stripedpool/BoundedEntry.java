@@ -117,6 +117,12 @@ abstract class BoundedEntryFields extends PadHead {
      * held too long (see {@link BoundedHeldTooLong} for how it is read and written).
      */
     volatile BoundedHeldTooLong.Borrow borrow;
+    /** 1 while in an idle stack of {@link BoundedEntryTable} (see there); changed by CAS and volatile writes. */
+    volatile int idleQueued;
+    /** The entry below this one in its idle stack, as index + 1 (0: none); see {@link BoundedEntryTable}. */
+    int nextIdle;
+    /** The entry below this one in the free stack, as index + 1 (0: none). */
+    int nextFree;
 
     BoundedEntryFields(int index) {
         this.index = index;

@@ -48,6 +48,8 @@ abstract class BoundedLocalFields extends PadHead {
     BoundedEntry hint;
     final int home;
     long released, privateHits, homeHits, stolenHits, misses;
+    /** Entries this thread's acquisitions popped or claimed (see {@link BoundedEntryTable}); for tests. */
+    long examined;
     final WeakReference<Thread> owner;
 
     BoundedLocalFields(Thread owner, int home) {
