@@ -163,7 +163,8 @@ final class BoundedEntryTable {
         }
         entries = es; // before the push: a popper finds the entries it pops by index
         BoundedEntry last = es[length - 1];
-        for (long h = (long) HEADS.getVolatile(heads, freeHead); ; h = (long) HEADS.getVolatile(heads, freeHead)) {
+        for (;;) {
+            long h = (long) HEADS.getVolatile(heads, freeHead);
             last.nextFree = (int) h;
             if (HEADS.compareAndSet(heads, freeHead, h, bumped(h, old.length + 1))) {
                 return;
@@ -250,6 +251,11 @@ final class BoundedEntryTable {
                 return e;
             }
         }
+    }
+
+    /** Whether the free stack is empty now; for tests. */
+    boolean isFreeStackEmpty() {
+        return (int) (long) HEADS.getVolatile(heads, freeHead) == 0;
     }
 
     /** A head with the version of {@code h} plus one and {@code top} on top. */

@@ -4,7 +4,8 @@ import java.lang.ref.WeakReference;
 
 /**
  * A platform thread's state in one {@link BoundedPool}: the entry it used last (a hint, not a
- * claim: it is taken like any idle entry, by CAS), where its scans start, and its counters.
+ * claim: it is taken like any idle entry, by CAS), which idle stack it looks at first, and its
+ * counters.
  *
  * <p>Only the owner writes the fields, with plain writes; {@link Pool#stats()} reads the counters
  * racily, which is benign for the reason given in {@link PrivateSlot}. The object is padded on

@@ -321,10 +321,10 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
      * the pool: to the oldest waiter if the queue is starving, else idle, waking the oldest
      * waiter to compete for it. The releaser's half of the Dekker pair: IDLE is written and the
      * entry offered to the idle stacks (findable from then on: see {@link BoundedEntryTable}),
-     * then the queue's size and mode read; a waiter that queued in between scans after queueing, and
-     * one that switched the queue to starving in between scans after switching, so each finds
-     * the entry unless another thread took it (and that one releases it later). Then the same
-     * with {@link #closed}.
+     * then the queue's size and mode read; a waiter that queued in between looks again after
+     * queueing, and one that switched the queue to starving in between looks after switching,
+     * so each finds the entry unless another thread took it (and that one releases it later).
+     * Then the same with {@link #closed}.
      */
     void publish(BoundedEntry e, Object x, int stamp) {
         e.item = x;
