@@ -36,11 +36,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * unlocking) and grows only if still empty. Every pop is exactly one entry: {@code claimFree}
  * examines one entry.
  *
- * <p>Invariants of the idle stacks. An entry's {@code idleQueued} flag is 1 from the CAS that
- * lets a thread push it to the pop that takes it out, and then some: the flag is 1 exactly while
- * the entry is in an idle stack, being pushed, or popped by a taker that has not cleared the flag
- * yet. A thread that makes an entry IDLE ({@link BoundedPool#publish}) then calls
- * {@link #offerIdle}: if the flag is 0 it CASes it to 1 and pushes the entry. A taker pops,
+ * <p>Invariants of the idle stacks. An entry's {@code idleQueued} flag is 1 exactly while the
+ * entry is in an idle stack, being pushed (by the thread whose CAS set the flag), or popped by a
+ * taker that has not cleared the flag yet; it goes from 0 to 1 only by CAS, so an entry is never
+ * pushed twice without a pop in between. A thread that makes an entry IDLE
+ * ({@link BoundedPool#publish}) then calls {@link #offerIdle}: if the flag is 0 it CASes it to 1
+ * and pushes the entry. A taker pops,
  * clears the flag (volatile write), then reads the state (volatile): IDLE, it CASes it to
  * BORROWED, as every hand-out does; otherwise the entry is stale (taken meanwhile through a
  * thread's hint, evicted, closed, handed to a waiter) and is dropped. Dekker between the two:
