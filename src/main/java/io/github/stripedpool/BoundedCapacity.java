@@ -39,13 +39,13 @@ final class BoundedCapacity {
     private final AtomicInteger live = new AtomicInteger();
     private final AtomicLong creationsFailed = new AtomicLong();
 
-    BoundedCapacity(BoundedPool<?> pool, Supplier<?> factory, int maxTotal,
+    BoundedCapacity(BoundedPool<?> pool, Supplier<?> factory, int maxTotal, int stripes,
             BoundedWaitQueue waitQueue, BoundedThreads threads, BoundedMaintenance maintenance) {
         this.pool = pool;
         this.name = pool.name();
         this.factory = factory;
         this.maxTotal = maxTotal;
-        this.table = new BoundedEntryTable(maxTotal);
+        this.table = new BoundedEntryTable(maxTotal, stripes);
         this.waitQueue = waitQueue;
         this.threads = threads;
         this.maintenance = maintenance;
@@ -93,7 +93,7 @@ final class BoundedCapacity {
 
     private void creationFailed(BoundedEntry e) {
         creationsFailed.incrementAndGet();
-        e.set(BoundedEntry.FREE);
+        table.free(e);
         capacityBack();
     }
 
@@ -101,7 +101,7 @@ final class BoundedCapacity {
     void free(BoundedEntry e) {
         index.remove(e);
         e.ref = null;
-        e.set(BoundedEntry.FREE);
+        table.free(e);
         capacityBack();
         maintenance.requestRefill();
     }

@@ -32,7 +32,16 @@ import java.lang.ref.WeakReference;
  * pool holds it (IDLE, or RESERVED by the pool); while BORROWED it is null, so that an object
  * its borrower drops becomes garbage, which is how leaked objects are found (see
  * {@link BoundedPool#reclaimLeaked()}). The object's identity is kept by {@link #ref}, a weak
- * reference made once per object.
+ * reference made once per object. The stack links {@code nextIdle} and {@code nextFree} are plain
+ * too, but read racily by poppers of {@link BoundedEntryTable}: each is written only by the one
+ * thread that pushes the entry on that kind of stack (the {@code idleQueued} flag, or ownership
+ * of a FREE entry, makes it one), before the CAS on the head that publishes it, and a popper
+ * that read a stale link fails its CAS on the versioned head.
+ *
+ * <p>Where an entry is found. FREE entries are in the table's free stack (or about to be pushed
+ * by, or popped by, their owner); IDLE ones are in one of its idle stacks, or about to be pushed
+ * by their publisher, or held by a taker that will try to take them; the table's comment proves
+ * both. An idle stack may also hold stale entries, in any state, which takers drop.
  *
  * <p>Padding. Entries are allocated together and written by CAS on every acquire and release,
  * often by different threads: each has {@link PadHead}'s 128 bytes before its fields and 128 of
@@ -117,6 +126,15 @@ abstract class BoundedEntryFields extends PadHead {
      * held too long (see {@link BoundedHeldTooLong} for how it is read and written).
      */
     volatile BoundedHeldTooLong.Borrow borrow;
+    /**
+     * 1 while in an idle stack of {@link BoundedEntryTable} (see there for exactly when): set by
+     * CAS before a push, cleared by a volatile write after a pop.
+     */
+    volatile int idleQueued;
+    /** The entry below this one in its idle stack, as index + 1 (0: none); see {@link BoundedEntryTable}. */
+    int nextIdle;
+    /** The entry below this one in the free stack, as index + 1 (0: none). */
+    int nextFree;
 
     BoundedEntryFields(int index) {
         this.index = index;

@@ -4,7 +4,8 @@ import java.lang.ref.WeakReference;
 
 /**
  * A platform thread's state in one {@link BoundedPool}: the entry it used last (a hint, not a
- * claim: it is taken like any idle entry, by CAS), where its scans start, and its counters.
+ * claim: it is taken like any idle entry, by CAS), which idle stack it looks at first, and its
+ * counters.
  *
  * <p>Only the owner writes the fields, with plain writes; {@link Pool#stats()} reads the counters
  * racily, which is benign for the reason given in {@link PrivateSlot}. The object is padded on
@@ -48,6 +49,8 @@ abstract class BoundedLocalFields extends PadHead {
     BoundedEntry hint;
     final int home;
     long released, privateHits, homeHits, stolenHits, misses;
+    /** Entries this thread's acquisitions popped or claimed (see {@link BoundedEntryTable}); for tests. */
+    long examined;
     final WeakReference<Thread> owner;
 
     BoundedLocalFields(Thread owner, int home) {

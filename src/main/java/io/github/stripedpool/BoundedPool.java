@@ -16,8 +16,9 @@ import java.util.function.Predicate;
  * Acquire, when an object is idle, takes no lock:
  * <ol>
  *   <li>the entry the thread used last ({@link BoundedLocal#hint}): CAS IDLE to BORROWED;</li>
- *   <li>a scan of the table from the thread's home offset, so that threads start in different
- *       places and rarely race for the same entry;</li>
+ *   <li>a pop from the idle stacks of the {@link BoundedEntryTable}, the thread's home stack
+ *       first, so that threads rarely race for the same head; it costs the same whatever
+ *       maxTotal and the objects in use (see the table for the invariants that make it so);</li>
  *   <li>if {@code live < maxTotal}: a CAS on {@code live} reserves capacity, then the factory
  *       runs, outside any lock; a factory failure gives the unit back;</li>
  *   <li>else the thread queues and parks (see {@link BoundedWaiting}).</li>
@@ -58,9 +59,6 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     private final int maxTotal;
     private final int minIdle;
     private final long acquireTimeoutNanos;
-    /** A thread's stripe: a scan that succeeds within a stripe's width from home is a home hit. */
-    private final int stripes;
-
     private final BoundedEntryTable table;
     /** Object to entry, for the release of an object that is not the thread's hint. */
     private final BoundedIndex index;
@@ -87,12 +85,12 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 b.maxIdleTime != null ? nanos(b.maxIdleTime) : 0L,
                 b.maxLifetime != null ? nanos(b.maxLifetime) : 0L, heldTooLong);
         this.threads = new BoundedThreads(maxTotal);
-        this.capacity = new BoundedCapacity(this, b.factory, maxTotal, waitQueue, threads, maintenance);
+        this.capacity = new BoundedCapacity(this, b.factory, maxTotal, Math.max(1, b.stripes),
+                waitQueue, threads, maintenance);
         this.table = capacity.table;
         this.index = capacity.index;
         this.waiting = new BoundedWaiting(this, capacity, waitQueue);
         this.hooks = new BoundedHooks<>(b, name, threads, capacity);
-        this.stripes = Math.max(1, b.stripes);
     }
 
     /** Builds the pool, then starts its maintenance: {@code this} escapes only once constructed. */
@@ -164,16 +162,16 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
      */
     @SuppressWarnings("unchecked")
     private T acquireSlow(BoundedLocal l, long timeoutNanos, long start) {
-        final int home = l != null ? l.home : threads.virtualHome();
+        final int home = table.homeStack(l != null ? l.home : threads.virtualHome());
         for (;;) {
             if (closed) {
                 throw new PoolClosedException(name);
             }
-            BoundedEntry e = scan(home);
+            BoundedEntry e = table.takeIdle(home, l);
             if (e != null) {
                 Object x = take(e);
                 if (validate == null || hooks.isValid(e, x)) {
-                    threads.count(l, isHome(e, home) ? Counts.HIT_HOME : Counts.HIT_STOLEN);
+                    threads.count(l, table.stackOf(e) == home ? Counts.HIT_HOME : Counts.HIT_STOLEN);
                     BoundedThreads.hint(l, e);
                     return (T) x;
                 }
@@ -204,26 +202,11 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     }
 
     /**
-     * Takes the first idle entry from {@code home} (modulo the table's length) on, by CAS; null
-     * if none was idle. Costs in proportion to the entries made, not to maxTotal.
+     * Takes an idle entry (CAS IDLE to BORROWED), from the idle stack {@code home} on; null if
+     * none was idle. Costs the same whatever maxTotal and the objects in use.
      */
     BoundedEntry scan(int home) {
-        final BoundedEntry[] es = table.array();
-        final int n = es.length;
-        for (int i = 0, k = home % n; i < n; i++, k = k + 1 == n ? 0 : k + 1) {
-            BoundedEntry e = es[k];
-            if (e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.BORROWED)) {
-                return e;
-            }
-        }
-        return null;
-    }
-
-    /** Whether {@code e} lies within a stripe's width of the table from {@code home}. */
-    private boolean isHome(BoundedEntry e, int home) {
-        int n = table.array().length;
-        int d = e.index - home % n;
-        return (d < 0 ? d + n : d) < Math.max(1, n / stripes);
+        return table.takeIdle(home, null);
     }
 
     /** The caller has just made {@code e} BORROWED: takes its object out of it. */
@@ -239,7 +222,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
      */
     @SuppressWarnings("unchecked")
     private T create(BoundedLocal l) {
-        BoundedEntry e = table.claimFree();
+        BoundedEntry e = table.claimFree(l);
         Object x = capacity.make(e);
         e.set(BoundedEntry.BORROWED);
         threads.count(l, Counts.MISS);
@@ -338,11 +321,12 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     /**
      * Gives the caller's entry (RESERVED or BORROWED by it) with its object {@code x} back to
      * the pool: to the oldest waiter if the queue is starving, else idle, waking the oldest
-     * waiter to compete for it. The releaser's half of the Dekker pair: IDLE is written, then
-     * the queue's size and mode read; a waiter that queued in between scans after queueing, and
-     * one that switched the queue to starving in between scans after switching, so each finds
-     * the entry unless another thread took it (and that one releases it later). Then the same
-     * with {@link #closed}.
+     * waiter to compete for it. The releaser's half of the Dekker pair: IDLE is written and the
+     * entry offered to the idle stacks (findable from then on: see {@link BoundedEntryTable}),
+     * then the queue's size and mode read; a waiter that queued in between looks again after
+     * queueing, and one that switched the queue to starving in between looks after switching,
+     * so each finds the entry unless another thread took it (and that one releases it later).
+     * Then the same with {@link #closed}.
      */
     void publish(BoundedEntry e, Object x, int stamp) {
         e.item = x;
@@ -353,6 +337,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 return;
             }
             e.set(BoundedEntry.IDLE);
+            table.offerIdle(e);
             if (q.size() == 0) {
                 break;
             }

@@ -7,7 +7,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The threads that use one {@link BoundedPool}, and its counters: each platform thread's
- * {@link BoundedLocal} (its hint, where its scans start, its counters) and the pool-wide
+ * {@link BoundedLocal} (its hint, the idle stack it looks at first, its counters) and the pool-wide
  * {@link #counts}.
  *
  * <p>Counting. Hits, misses and releases are counted in the thread's {@code BoundedLocal}
@@ -54,7 +54,7 @@ final class BoundedThreads {
         return l;
     }
 
-    /** Where a virtual thread's scans start. */
+    /** Where a virtual thread looks for idle entries first: a home in [0, maxTotal). */
     int virtualHome() {
         return Threads.stripeOf(Thread.currentThread(), 0xFFFFFF) % maxTotal;
     }

@@ -12,8 +12,9 @@ import java.util.concurrent.locks.LockSupport;
  * entry IDLE. If the two cross, the waiter could sleep next to an idle object. Both sides make a
  * pair of sequentially consistent accesses in opposite order (Dekker): the releaser writes IDLE
  * (volatile) then reads the queue's size and mode (volatile, see {@link BoundedPool#publish});
- * the waiter writes the size (under the queue's lock, volatile), or the starving mode, then scans
- * the entries' states (volatile). At least one sees the other: the releaser wakes the front
+ * the waiter writes the size (under the queue's lock, volatile), or the starving mode, then pops
+ * the idle stacks, whose heads and flags are volatile too (an IDLE entry is always in a stack or
+ * held by a taker that will try it: see {@link BoundedEntryTable}). At least one sees the other: the releaser wakes the front
  * waiter, or takes its entry back (CAS IDLE to RESERVED) and hands it over, or the waiter finds
  * it, cancels its place in the queue and takes it. A waiter that was woken once and lost the
  * race is not woken again until it has waited the starvation threshold; an entry may then stay
