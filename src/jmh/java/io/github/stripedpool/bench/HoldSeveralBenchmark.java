@@ -48,7 +48,7 @@ public class HoldSeveralBenchmark {
     public String impl;
 
     /** Objects each thread holds at once. */
-    @Param({"2", "4"})
+    @Param({"1", "2", "4", "8"})
     public int held;
 
     /** Bytes in the payload's buffer. */

@@ -88,6 +88,13 @@ final class Goals {
     }
 
     private void holdSeveral() {
+        for (String k : List.of("1", "2", "4", "8")) {
+            // rounds per µs of the same k: the ratio of rounds is the ratio of acquisitions
+            Ratio r = Ratio.of(runs.hold("striped", k), runs.hold("netty", k));
+            if (r != null) {
+                ratio("each thread holding " + k + " objects: ≥ 1.1x Netty's acquisitions per µs", r, 1.1);
+            }
+        }
         for (String k : List.of("2", "4")) {
             double c = Runs.perEvent(runs.hold("striped", k), "creations", "acquisitions");
             goals.add(new Goal("each thread holding " + k + " objects: created per acquisition near 0 (≤ "

@@ -61,25 +61,32 @@ final class Verdict {
         return rows;
     }
 
-    /** Objects created per acquisition when each thread holds several: near 0 for a pool. */
+    /**
+     * When each thread holds several objects: acquisitions per microsecond (rounds times k) and
+     * objects created per acquisition (near 0 for a pool), for each k measured.
+     */
     String heldLine() {
         List<Run> rs = runs.holdRuns();
         if (rs.isEmpty()) {
             return "";
         }
+        List<String> helds = rs.stream().map(r -> r.param("held")).distinct()
+                .sorted(java.util.Comparator.comparingInt(Integer::parseInt)).collect(Collectors.toList());
         List<String> parts = new ArrayList<>();
         for (String impl : Names.impls(rs)) {
             List<String> ks = new ArrayList<>();
-            for (String k : List.of("2", "4")) {
-                double c = Runs.perEvent(runs.hold(impl, k), "creations", "acquisitions");
-                if (!Double.isNaN(c)) {
-                    ks.add("k=" + k + " " + Format.number(c));
+            for (String k : helds) {
+                Run r = runs.hold(impl, k);
+                double c = Runs.perEvent(r, "creations", "acquisitions");
+                if (r != null && !Double.isNaN(c)) {
+                    ks.add("k=" + k + " " + Format.number(r.score * Integer.parseInt(k)) + "/µs, "
+                            + Format.number(c) + " created");
                 }
             }
-            parts.add(Names.of(impl) + " " + String.join(", ", ks));
+            parts.add(Names.of(impl) + ": " + String.join("; ", ks));
         }
-        return "Each of " + Names.threads(rs.get(0).threads) + " holding k objects, objects created per "
-                + "acquisition (0 = pooled, 1 = allocated):\n  " + String.join("\n  ", parts);
+        return "Each of " + Names.threads(rs.get(0).threads) + " holding k objects: acquisitions per µs, "
+                + "and objects created per acquisition (0 = pooled, 1 = allocated):\n  " + String.join("\n  ", parts);
     }
 
     /** "Goals met: 5 of 14 ...", then the goals not met, one to a line. */
