@@ -10,8 +10,8 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * The spare entry of a plain slot (no destroy hook). The slot holds {@code a}, its spare
- * {@code b}; the owner takes both (the slot's object, then the spare's, plain accesses) and puts
+ * The first spare entry of a plain slot (no destroy hook); every entry follows the same rules.
+ * The slot holds {@code a}, its spare {@code b}; the owner takes both (the slot's object, then the spare's, plain accesses) and puts
  * {@code c} back in the spare, while aging forgets the spare's object (peek, then CAS from what
  * it saw). Result: r1 = 1 if the owner got {@code b}; r2 = 1 if aging took {@code b}, 3 if it
  * took {@code c}; r3 = 1 if {@code c} is in the spare at the end; r4 = 1 if {@code b} is.
@@ -47,13 +47,13 @@ public class PrivateSlotSpareTakeVsForgetRace {
 
     @Actor
     public void aging(IIII_Result r) {
-        Object x = slot.peekSpare();
-        r.r2 = x != null && slot.takeSpareFromOutside(x) ? (x == b ? 1 : x == c ? 3 : 9) : 0;
+        Object x = slot.peekSpare(0);
+        r.r2 = x != null && slot.takeSpareFromOutside(0, x) ? (x == b ? 1 : x == c ? 3 : 9) : 0;
     }
 
     @Arbiter
     public void left(IIII_Result r) {
-        Object x = slot.peekSpare();
+        Object x = slot.peekSpare(0);
         r.r3 = x == c ? 1 : 0;
         r.r4 = x == b ? 1 : 0;
     }

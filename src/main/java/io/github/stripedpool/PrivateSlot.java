@@ -15,12 +15,18 @@ import java.lang.invoke.VarHandle;
  * a compare-and-set from the object it read, so that a third party never erases an object put
  * after it looked: a CAS from {@code x} succeeds only while {@code x} itself is in the slot.
  *
- * <p>The spare entry ({@link #spare}), in plain slots only, follows the same rules: owner-only
- * non-null writes ({@link #putSpare}), plain takes by the owner ({@link #takeSpare}, on the
- * acquire's slow path only), compare-and-set takes by third parties, which only forget what they
- * take from a live owner. While the spare is full the release fast path is closed
- * ({@link #fastPut}), so that a second release of the spare's object always meets the checked
- * path, which compares with the spare. Aging ages it by its own put count ({@link #sparePuts}).
+ * <p>The spare entries ({@link #spares}, a magazine of {@link #SPARES}), in plain slots only,
+ * follow the same rules entry by entry: owner-only non-null writes ({@link #putSpare}), plain
+ * takes by the owner ({@link #takeSpare}, on the acquire's slow path only), compare-and-set
+ * takes by third parties, which only forget what they take from a live owner. The owner fills
+ * them as a stack: entries from {@link #spareTop} up are null, because only the owner writes
+ * non-null and it writes at {@code spareTop} only; entries below may be null too where a third
+ * party forgot an object (a hole, skipped by the owner's next takes). Each entry holds one of the
+ * slot's permits ({@link #spareCap} of them), so idle objects stay within {@code maxIdle}. While
+ * any entry may be full ({@code spareTop > 0}) the release fast path is closed ({@link #fastPut}),
+ * so that a second release of a spare's object always meets the checked path, which compares
+ * with every entry below {@code spareTop}: at most {@link #SPARES} reads. Aging ages each entry
+ * by its own put count ({@link #sparePuts}).
  *
  * <p>Two modes, fixed when the slot is made ({@link #exact}):
  * <ul>
@@ -56,14 +62,13 @@ final class PrivateSlot extends PrivateSlotFields {
     long t00, t01, t02, t03, t04, t05, t06, t07, t08, t09, t10, t11, t12, t13, t14, t15;
 
     private static final VarHandle ITEM;
-    private static final VarHandle SPARE;
+    private static final VarHandle SPARE = MethodHandles.arrayElementVarHandle(Object[].class);
     private static final VarHandle REAPED;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             ITEM = l.findVarHandle(PrivateSlotFields.class, "item", Object.class);
-            SPARE = l.findVarHandle(PrivateSlotFields.class, "spare", Object.class);
             REAPED = l.findVarHandle(PrivateSlotFields.class, "reaped", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -146,13 +151,20 @@ final class PrivateSlot extends PrivateSlotFields {
     }
 
     /**
-     * The owner takes the object of its {@link #spare} entry (a plain slot only), or gets null.
-     * Reopens the release fast path, which a full spare closes (see {@link #putSpare}).
+     * The owner takes the object of its top full spare entry (a plain slot only), or gets null.
+     * Skips holes that third parties left; reopens the release fast path, which full spare
+     * entries close (see {@link #putSpare}), once every entry is empty.
      */
     Object takeSpare() {
-        Object x = spare;
+        Object x = null;
+        int i = spareTop;
+        while (i > 0 && x == null) {
+            i--;
+            x = spares[i];
+            spares[i] = null; // plain: a third party only forgets, as with item
+        }
+        spareTop = i;
         if (x != null) {
-            spare = null; // plain: a third party only forgets, as with item
             privateHits++;
         }
         spareChecked();
@@ -160,35 +172,62 @@ final class PrivateSlot extends PrivateSlotFields {
     }
 
     /**
-     * The owner saw its spare empty (or emptied it): reopens the release fast path if it holds
-     * a permit. Only the owner fills the spare, so an empty spare read by the owner is empty.
+     * The owner saw its spare entries empty (or emptied them): reopens the release fast path if
+     * it holds a permit. Only the owner fills the entries, so entries it reads empty are empty.
      */
     void spareChecked() {
-        if (fastPut != fastPutOnPermit && mayPut && spare == null) {
+        if (fastPut != fastPutOnPermit && mayPut && spareTop == 0) {
             fastPut = fastPutOnPermit; // a slot with hooks never opens it: nothing to write
         }
     }
 
+    /** Whether the owner may put into a spare entry now: one is empty under a permit it holds. */
+    boolean spareHasRoom() {
+        return spareTop < spareCap;
+    }
+
+    /** Whether the owner may ask for one more spare permit: a plain slot below {@link #SPARES}. */
+    boolean mayAskSpare() {
+        return spares != null && spareCap < SPARES;
+    }
+
     /**
-     * The owner puts {@code x} in its empty spare entry (a plain slot that holds a spare permit).
-     * Closes the release fast path while the spare is full, so that the fast path, which checks
-     * only {@link #item} and {@link #lastShared}, never takes a second release of the spare's
-     * object; the checked path compares with the spare too.
+     * The owner puts {@code x} in its first empty spare entry ({@link #spareHasRoom} holds).
+     * Closes the release fast path while an entry is full, so that the fast path, which checks
+     * only {@link #item} and {@link #lastShared}, never takes a second release of a spare's
+     * object; the checked path compares with the entries too ({@link #spareHolds}).
      */
     void putSpare(Object x) {
-        sparePuts++;
+        int i = spareTop;
+        sparePuts[i]++;
         fastPut = NO_FAST_PUT;
-        SPARE.setRelease(this, x);
+        SPARE.setRelease(spares, i, x);
+        spareTop = i + 1;
     }
 
-    /** Any thread (aging, close, stats of a closed pool) takes the spare's {@code x}. */
-    boolean takeSpareFromOutside(Object x) {
-        return SPARE.compareAndSet(this, x, null);
+    /** Whether {@code x} is idle in one of the owner's spare entries; owner only, bounded. */
+    boolean spareHolds(Object x) {
+        for (int i = spareTop - 1; i >= 0; i--) {
+            if (spares[i] == x) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    /** The spare's object as a third party sees it. */
-    Object peekSpare() {
-        return SPARE.getAcquire(this);
+    /** The number of spare entries a third party looks at: 0 in an {@link #exact} slot. */
+    int spareEntries() {
+        return spares == null ? 0 : SPARES;
+    }
+
+    /** Any thread (aging, close, stats of a closed pool) takes entry {@code i}'s {@code x}. */
+    boolean takeSpareFromOutside(int i, Object x) {
+        return SPARE.compareAndSet(spares, i, x, null);
+    }
+
+    /** Spare entry {@code i}'s object as a third party sees it. */
+    Object peekSpare(int i) {
+        return SPARE.getAcquire(spares, i);
     }
 
     /** Any thread (aging, close, stats of a closed pool) takes {@code x} if it is still there. */
@@ -214,7 +253,13 @@ final class PrivateSlot extends PrivateSlotFields {
     void sumInto(long[] sums) {
         sums[Counts.DROPPED] += dropped;
         sums[Counts.RELEASED] += sharedReleases;
-        sums[Counts.PUTS] += puts + sparePuts;
+        long p = puts;
+        if (sparePuts != null) {
+            for (long n : sparePuts) {
+                p += n;
+            }
+        }
+        sums[Counts.PUTS] += p;
         VarHandle.acquireFence();
         sums[Counts.CREATED] += created;
         sums[Counts.HIT_PRIVATE] += privateHits;
@@ -280,25 +325,30 @@ abstract class PrivateSlotFields extends PadHead {
     long countdown;
     /** Whether this thread holds one of the pool's private-slot permits; owner only. */
     boolean mayPut;
+    /** How many spare entries a plain slot has: with {@link #item}, 8 objects per thread. */
+    static final int SPARES = 7;
     /**
-     * A second idle object behind {@link #item}, in a slot that is not {@link #exact} and whose
-     * owner holds a second permit ({@link #maySpare}): a thread that holds two objects at once
+     * Idle objects behind {@link #item}, in a slot that is not {@link #exact}, one per spare
+     * permit the owner holds ({@link #spareCap}): a thread that holds several objects at once
      * cycles them here instead of through a stripe. Written like {@link #item}: only the owner
-     * writes a non-null value; the owner takes with plain accesses, third parties by
-     * compare-and-set, and they only forget what they take from a live owner.
+     * writes a non-null value, at {@link #spareTop}; the owner takes with plain accesses, third
+     * parties by compare-and-set, and they only forget what they take from a live owner. Null in
+     * an exact slot. Final, so a third party that reads the slot sees the array.
      */
-    Object spare;
-    /** Whether this thread holds a second permit, for {@link #spare}; owner only. */
-    boolean maySpare;
-    /** Index of the stripe whose capacity the spare's permit reserved, or -1. */
-    int spareStripe = -1;
-    /** Aging epoch in which this thread last tried for a spare permit; owner only. */
+    final Object[] spares;
+    /** Entries from here up are null; owner only. */
+    int spareTop;
+    /** Spare permits this thread holds, one per usable entry; owner only, then the reaper. */
+    int spareCap;
+    /** For each spare permit, the index of the stripe whose capacity it reserved. */
+    final int[] spareStripes;
+    /** Aging epoch in which this thread was last refused a spare permit; owner only. */
     int spareTry = -1;
-    /** Puts into {@link #spare}: counted as puts, and the spare's aging clock. Owner only. */
-    long sparePuts;
-    /** Aging thread only: {@link #sparePuts} at the last cycle, and whether the spare was full. */
-    long agingSparePuts = -1;
-    boolean agingSawSpare;
+    /** Puts into each spare entry: counted as puts, and the entry's aging clock. Owner only. */
+    final long[] sparePuts;
+    /** Aging thread only: each entry's {@link #sparePuts} at the last cycle, and whether it was full. */
+    final long[] agingSparePuts;
+    final boolean[] agingSawSpare;
     /**
      * What the owner's release may do on its fast path, in one field so that the path reads
      * one flag rather than four: {@link #NO_FAST_PUT} until the thread holds a permit
@@ -366,6 +416,20 @@ abstract class PrivateSlotFields extends PadHead {
         this.casTake = exact && leaks == null;
         this.fastPutOnPermit = fastPutOnPermit(exact, leaks != null, hooks);
         this.fastUntil = plain ? Long.MAX_VALUE : Long.MIN_VALUE;
+        if (exact) {
+            this.spares = null;
+            this.spareStripes = null;
+            this.sparePuts = null;
+            this.agingSparePuts = null;
+            this.agingSawSpare = null;
+        } else {
+            this.spares = new Object[PrivateSlot.SPARES];
+            this.spareStripes = new int[PrivateSlot.SPARES];
+            this.sparePuts = new long[PrivateSlot.SPARES];
+            this.agingSparePuts = new long[PrivateSlot.SPARES];
+            java.util.Arrays.fill(this.agingSparePuts, -1);
+            this.agingSawSpare = new boolean[PrivateSlot.SPARES];
+        }
     }
 
     private static int fastPutOnPermit(boolean exact, boolean sampled, int hooks) {

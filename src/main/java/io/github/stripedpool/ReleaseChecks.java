@@ -3,7 +3,7 @@ package io.github.stripedpool;
 /**
  * The unbounded engine's checks of a release's argument, and their exceptions. How it tells a
  * second release of an object from a legitimate one, without leak detection: the object is in
- * the releasing thread's private slot or spare, or it is the object that thread last released to
+ * the releasing thread's private slot or one of its spare entries, or it is the object that thread last released to
  * a stripe ({@link PrivateSlotFields#lastShared}) and it is still idle in the stripe slot where
  * that release put it ({@link PrivateSlotFields#lastSharedStripe},
  * {@link PrivateSlotFields#lastSharedIndex}).
@@ -26,11 +26,11 @@ final class ReleaseChecks {
 
     /**
      * Whether a release of {@code x} by the owner of {@code s}, whose {@link PrivateSlotFields#item}
-     * it read as {@code cur}, is a second one: {@code x} is idle in the slot, in its spare, or in
+     * it read as {@code cur}, is a second one: {@code x} is idle in the slot, in a spare entry, or in
      * the stripe slot where this thread pushed it last.
      */
     static boolean twice(Stripe[] stripes, PrivateSlot s, Object cur, Object x) {
-        return cur == x || x == s.spare || x == s.lastShared && idle(stripes, s);
+        return cur == x || s.spareHolds(x) || x == s.lastShared && idle(stripes, s);
     }
 
     /**

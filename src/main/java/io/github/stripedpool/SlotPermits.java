@@ -13,8 +13,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * threads have no private slot (virtual threads) still keeps up to {@code maxIdle} idle. A slot
  * asks at most once per aging epoch ({@link PrivateSlotFields#permitTry}, owner only), so a
  * thread refused once does not contend on {@link #left} at every release. A permit comes back
- * when its slot is reaped ({@link #giveBack}), by exactly one reaper. A plain slot may hold a
- * second permit, for its spare entry ({@link PrivateSlotFields#spare}), lent the same way.
+ * when its slot is reaped ({@link #giveBack}), by exactly one reaper. A plain slot may hold up
+ * to {@link PrivateSlotFields#SPARES} more, one for each of its spare entries
+ * ({@link PrivateSlotFields#spares}), lent the same way, one at a time as the thread holds more
+ * objects at once. A refused slot asks again in the next epoch, not before; a slot that was lent
+ * one may ask for the next at once, so a thread that holds eight objects gets its entries within
+ * one cycle of its releases.
  */
 final class SlotPermits {
     /** Permits left to lend. */
@@ -29,27 +33,27 @@ final class SlotPermits {
     }
 
     /**
-     * Tries, once per aging epoch, to borrow a stripe's unit of capacity for the slot {@code s}:
-     * its first permit, or, once it holds that one, the permit of its spare entry (asked for by
-     * plain slots only).
+     * Tries to borrow a stripe's unit of capacity for the slot {@code s}: its first permit, or,
+     * once it holds that one, the permit of its next spare entry (asked for by plain slots only,
+     * below {@link PrivateSlotFields#SPARES}). After a refusal, not again in the same aging epoch.
      */
     boolean tryLend(PrivateSlot s, int epoch) {
         boolean spare = s.mayPut;
-        if ((spare ? s.spareTry : s.permitTry) == epoch) {
+        if (spare ? s.spareTry == epoch || !s.mayAskSpare() : s.permitTry == epoch) {
             return false;
-        }
-        if (spare) {
-            s.spareTry = epoch;
-        } else {
-            s.permitTry = epoch;
         }
         int k = lend(s.home);
         if (k < 0) {
+            if (spare) {
+                s.spareTry = epoch;
+            } else {
+                s.permitTry = epoch;
+            }
             return false;
         }
         if (spare) {
-            s.spareStripe = k;
-            s.maySpare = true;
+            s.spareStripes[s.spareCap] = k;
+            s.spareCap++;
         } else {
             s.permitStripe = k;
             s.permitted();
@@ -80,8 +84,8 @@ final class SlotPermits {
             stripes[s.permitStripe].returnPermit();
             left.incrementAndGet();
         }
-        if (s.maySpare) {
-            stripes[s.spareStripe].returnPermit();
+        for (int i = 0; i < s.spareCap; i++) {
+            stripes[s.spareStripes[i]].returnPermit();
             left.incrementAndGet();
         }
     }

@@ -108,20 +108,27 @@ final class UnboundedAging {
                 slot.agingSawItem = x != null;
             }
             slot.agingPuts = puts;
-            Object y = slot.peekSpare(); // the spare entry, aged by its own put count likewise
-            long sparePuts = slot.sparePuts;
-            if (y != null && slot.agingSawSpare && sparePuts == slot.agingSparePuts) {
-                if (slot.takeSpareFromOutside(y)) {
-                    first.accept(y);
-                }
-                slot.agingSawSpare = false;
-            } else {
-                slot.agingSawSpare = y != null;
-            }
-            slot.agingSparePuts = sparePuts;
+            ageSpares(slot, first);
         }
         cycles = cycles + 1;
         return first.error;
+    }
+
+    /** Ages each spare entry of a live owner's slot by its own put count, as the slot's object. */
+    private static void ageSpares(PrivateSlot slot, FirstError first) {
+        for (int i = slot.spareEntries() - 1; i >= 0; i--) {
+            Object y = slot.peekSpare(i);
+            long sparePuts = slot.sparePuts[i];
+            if (y != null && slot.agingSawSpare[i] && sparePuts == slot.agingSparePuts[i]) {
+                if (slot.takeSpareFromOutside(i, y)) {
+                    first.accept(y);
+                }
+                slot.agingSawSpare[i] = false;
+            } else {
+                slot.agingSawSpare[i] = y != null;
+            }
+            slot.agingSparePuts[i] = sparePuts;
+        }
     }
 
     /**
@@ -144,11 +151,14 @@ final class UnboundedAging {
             boolean idleThroughACycle = slot.agingSawItem && slot.agingPuts == slot.puts;
             err = reuseOrDrop(x, idleThroughACycle, slot.home);
         }
-        Object y = slot.peekSpare();
-        if (y != null && slot.takeSpareFromOutside(y)) {
-            boolean idleThroughACycle = slot.agingSawSpare && slot.agingSparePuts == slot.sparePuts;
-            Throwable e = reuseOrDrop(y, idleThroughACycle, slot.home);
-            err = err != null ? err : e;
+        for (int i = slot.spareEntries() - 1; i >= 0; i--) {
+            Object y = slot.peekSpare(i);
+            if (y != null && slot.takeSpareFromOutside(i, y)) {
+                boolean idleThroughACycle = slot.agingSawSpare[i]
+                        && slot.agingSparePuts[i] == slot.sparePuts[i];
+                Throwable e = reuseOrDrop(y, idleThroughACycle, slot.home);
+                err = err != null ? err : e;
+            }
         }
         long[] sums = new long[Counts.SIZE];
         slot.sumInto(sums);
@@ -192,9 +202,11 @@ final class UnboundedAging {
             if (x != null && slot.takeFromOutside(x)) {
                 dropper.accept(x);
             }
-            Object y = slot.peekSpare();
-            if (y != null && slot.takeSpareFromOutside(y)) {
-                dropper.accept(y);
+            for (int i = slot.spareEntries() - 1; i >= 0; i--) {
+                Object y = slot.peekSpare(i);
+                if (y != null && slot.takeSpareFromOutside(i, y)) {
+                    dropper.accept(y);
+                }
             }
         }
     }
@@ -218,9 +230,11 @@ final class UnboundedAging {
             if (x != null && own.takeFromOutside(x)) {
                 EngineHooks.rethrowVmError(pool.hooks.drop(x, own, null));
             }
-            Object y = own.peekSpare();
-            if (y != null && own.takeSpareFromOutside(y)) {
-                EngineHooks.rethrowVmError(pool.hooks.drop(y, own, null));
+            for (int i = own.spareEntries() - 1; i >= 0; i--) {
+                Object y = own.peekSpare(i);
+                if (y != null && own.takeSpareFromOutside(i, y)) {
+                    EngineHooks.rethrowVmError(pool.hooks.drop(y, own, null));
+                }
             }
         }
         return new PoolClosedException(pool.name());

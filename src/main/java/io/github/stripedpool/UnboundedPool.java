@@ -10,9 +10,10 @@ import java.util.function.Consumer;
  *
  * <p>Structure, from the cheapest tier to the dearest:
  * <ol>
- *   <li>a {@link PrivateSlot} per platform thread (one object, and a second in its spare entry
- *       when the pool has no destroy hook; no other thread touches it except aging, close and
- *       the reaping of a dead owner);</li>
+ *   <li>a {@link PrivateSlot} per platform thread (one object, and up to
+ *       {@link PrivateSlotFields#SPARES} more in its spare entries when the pool has no destroy
+ *       hook, for a thread that holds several at once; no other thread touches it except aging,
+ *       close and the reaping of a dead owner);</li>
  *   <li>the thread's home {@link Stripe}, about one per processor, assigned round-robin;</li>
  *   <li>the other stripes (stealing);</li>
  *   <li>victims: objects in any stripe that have already survived an aging cycle idle;</li>
@@ -46,8 +47,8 @@ import java.util.function.Consumer;
  *       taker, and a private slot's object reaches another thread only after its owner died.</li>
  *   <li><b>maxIdle.</b> The stripes' slots add up to {@code maxIdle}. A platform thread that
  *       puts objects in its private slot first borrows one unit of a stripe's capacity (a
- *       permit, see {@link SlotPermits}), and one more for its spare entry. So idle objects never exceed {@code maxIdle}, by
- *       construction.</li>
+ *       permit, see {@link SlotPermits}), and one more for each spare entry it uses. So idle
+ *       objects never exceed {@code maxIdle}, by construction.</li>
  *   <li><b>Closed.</b> {@link #close} sets {@link #closed}, swaps {@link #table} for an empty
  *       one, then takes every object out of every slot. The table is read with a volatile read
  *       on every fast path, so a call that happens after close finds no slot there and takes the
@@ -261,7 +262,7 @@ final class UnboundedPool<T> implements Pool<T> {
     /**
      * The fast path of a release with a reset hook, a destroy hook or both, to the caller's own
      * empty slot, which it may use (a permit) and which does not hold the object already (the
-     * caller checked; with the spare full {@link PrivateSlot#fastPut} is closed). Runs the reset
+     * caller checked; with a spare entry full {@link PrivateSlot#fastPut} is closed). Runs the reset
      * hook, then puts: plainly, or by compare-and-set followed by the closed check of the close
      * handshake when a destroy hook makes the slot {@link PrivateSlot#exact}. The slot is read
      * again after the hook, which may have re-entered the pool and filled it; then the object
@@ -360,7 +361,7 @@ final class UnboundedPool<T> implements Pool<T> {
      *
      * <p>Reads the slot here, after the user's hooks, never before them: a reset or
      * {@code retainIf} hook may re-enter the pool, and its nested release may have filled the
-     * slot or the spare since the caller's double-release check read them. Nothing between this
+     * slot or a spare entry since the caller's double-release check read them. Nothing between this
      * read and the put runs user code, and only this thread writes a non-null value to its slot.
      */
     private void releaseOwn(PrivateSlot s, Object x) {
@@ -374,9 +375,8 @@ final class UnboundedPool<T> implements Pool<T> {
                 s.spareChecked();
                 return;
             }
-        } else if (s.item != null && !s.exact && s.spare == null
-                && (s.maySpare || permits.tryLend(s, epoch))) {
-            s.putSpare(x); // plain, like a plain put: see PrivateSlotFields#spare
+        } else if (s.item != null && (s.spareHasRoom() || s.mayAskSpare() && permits.tryLend(s, epoch))) {
+            s.putSpare(x); // plain, like a plain put: see PrivateSlotFields#spares
             return;
         }
         s.sharedReleases++;

@@ -34,8 +34,10 @@ final class UnboundedStats {
             if (slot.peek() != null) {
                 idle++;
             }
-            if (slot.peekSpare() != null) {
-                idle++;
+            for (int i = slot.spareEntries() - 1; i >= 0; i--) {
+                if (slot.peekSpare(i) != null) {
+                    idle++;
+                }
             }
         }
         sums[Counts.RELEASED] += sums[Counts.PUTS];

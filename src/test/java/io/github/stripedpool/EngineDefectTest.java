@@ -270,11 +270,14 @@ class EngineDefectTest {
         java.util.concurrent.ExecutorService other = java.util.concurrent.Executors.newSingleThreadExecutor();
         try (UnboundedPool<Tracked> pool = engine(b, "hand-back")) {
             Tracked y = other.submit(() -> {
-                Tracked kept = pool.acquire();
-                Tracked spare = pool.acquire();
+                Tracked[] kept = new Tracked[PrivateSlot.SPARES + 1];
+                for (int i = 0; i < kept.length; i++) {
+                    kept[i] = pool.acquire();
+                }
                 Tracked pushed = pool.acquire();
-                pool.release(kept); // fills that thread's slot
-                pool.release(spare); // and its spare entry, if it has one (no destroy hook)
+                for (Tracked k : kept) {
+                    pool.release(k); // fills that thread's slot and its spare entries, if it has them
+                }
                 pool.release(pushed); // so this one goes to a stripe: its last pushed object
                 assertThrows(IllegalStateException.class, () -> pool.release(pushed),
                         "still idle in a stripe: a double release");

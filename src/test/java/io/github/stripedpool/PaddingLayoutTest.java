@@ -51,7 +51,7 @@ class PaddingLayoutTest {
     void privateSlotCountersArePaddedOnBothSides() {
         for (String counter : new String[] {"privateHits", "puts", "sharedReleases", "created",
                 "dropped", "homeHits", "stolenHits", "victimHits", "misses", "hookFailures",
-                "lastShared", "mayPut", "fastPut", "fastUntil", "spare", "sparePuts"}) {
+                "lastShared", "mayPut", "fastPut", "fastUntil", "spares", "spareTop", "sparePuts"}) {
             assertHotFieldPadded(PrivateSlot.class, counter);
         }
     }

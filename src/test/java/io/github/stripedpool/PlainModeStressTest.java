@@ -13,10 +13,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The pool without hooks, whose private slots use plain reads and writes, under threads that
- * hold one to three objects at once while a separate thread runs aging cycles back to back (so
+ * The pool without hooks, whose private slots and their spare entries use plain reads and
+ * writes, under more threads than stripes that hold one to nine objects at once (past what a
+ * slot and its spare entries keep) while a separate thread runs aging cycles back to back (so
  * that aging forgets objects at the instant their owners take them) and another takes stats.
  *
  * <p>Checked: exclusivity (each object carries its holder, set by compare-and-set while held:
@@ -35,29 +38,32 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class PlainModeStressTest {
     private static final int WORKERS = 4;
-    private static final int MAX_IDLE = 8;
+    /** The most objects a worker holds at once: one more than its slot keeps. */
+    private static final int MOST_HELD = PrivateSlot.SPARES + 2;
 
     static final class Obj {
         final AtomicReference<Thread> holder = new AtomicReference<>();
     }
 
-    @Test
-    void plainSlotsNeverHandOutAnObjectTwiceUnderAging() throws Exception {
+    /** 8: the cap leaves few permits, most objects go through the stripes; 256: every entry gets one. */
+    @ParameterizedTest(name = "maxIdle {0}")
+    @ValueSource(ints = {8, 256})
+    void plainSlotsNeverHandOutAnObjectTwiceUnderAging(int maxIdle) throws Exception {
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         AtomicInteger made = new AtomicInteger();
         UnboundedPool<Obj> pool = PoolAssertions.engine(Pool.builder(() -> {
             made.incrementAndGet();
             return new Obj();
-        }).maxIdle(MAX_IDLE).stripes(2).agingInterval(Duration.ZERO), "plain-stress");
+        }).maxIdle(maxIdle).stripes(2).agingInterval(Duration.ZERO), "plain-stress");
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = new ArrayList<>();
         for (int w = 0; w < WORKERS; w++) {
             threads.add(new Thread(() -> {
                 Thread me = Thread.currentThread();
-                Obj[] held = new Obj[3];
+                Obj[] held = new Obj[MOST_HELD];
                 ThreadLocalRandom rnd = ThreadLocalRandom.current();
                 while (!stop.get()) {
-                    int k = 1 + rnd.nextInt(3);
+                    int k = 1 + rnd.nextInt(MOST_HELD);
                     for (int i = 0; i < k; i++) {
                         Obj x = pool.acquire();
                         if (!x.holder.compareAndSet(null, me)) {
@@ -82,7 +88,7 @@ class PlainModeStressTest {
         threads.add(new Thread(() -> {
             while (!stop.get()) {
                 PoolStats s = pool.stats();
-                if (s.idle() > MAX_IDLE) {
+                if (s.idle() > maxIdle) {
                     failures.add("idle above maxIdle: " + s);
                 }
                 if (s.inUse() < 0) {
@@ -91,7 +97,7 @@ class PlainModeStressTest {
             }
         }, "reporter"));
         threads.forEach(Thread::start);
-        Thread.sleep(3_000);
+        Thread.sleep(2_000); // the run's length, not a synchronisation: every check is on counts
         stop.set(true);
         for (Thread t : threads) {
             t.join();
@@ -104,15 +110,88 @@ class PlainModeStressTest {
         assertEquals(s.acquired(), s.released(), s::toString);
         assertEquals(0, s.inUse(), s::toString);
         // Each race of aging with an owner's take counts one object dropped that its owner got:
-        // at most one per private slot (one per worker) per aging cycle.
+        // at most one per private entry (the slot's and its spare entries, per worker) per cycle.
         long shortBy = s.idle() + s.inUse() - (s.created() - s.dropped());
         System.out.println("objects counted dropped although their owner took them: " + shortBy);
-        assertTrue(shortBy >= 0 && shortBy <= s.dropped() && shortBy <= WORKERS * s.agingCycles(),
+        assertTrue(shortBy >= 0 && shortBy <= s.dropped() && shortBy <= (long) WORKERS * (PrivateSlot.SPARES + 1) * s.agingCycles(),
                 () -> "created - dropped falls short of idle + inUse by " + shortBy + ": " + s);
-        assertTrue(s.idle() <= MAX_IDLE, s::toString);
+        assertTrue(s.idle() <= maxIdle, s::toString);
         assertTrue(s.agingCycles() > 100, s::toString);
         pool.close();
         PoolStats closed = pool.stats();
         assertTrue(closed.idle() == 0, closed::toString);
+    }
+
+    /**
+     * Close while the workers hold one to nine objects and aging runs: no object is handed out
+     * twice before or after, every release after close is accepted and forgotten, and nothing
+     * stays idle in a slot or an entry.
+     */
+    @Test
+    void closeWhileThreadsHoldSeveralLeavesNothingIdle() throws Exception {
+        for (int round = 0; round < 3; round++) {
+            ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+            UnboundedPool<Obj> pool = PoolAssertions.engine(Pool.builder(Obj::new).maxIdle(256)
+                    .stripes(2).agingInterval(Duration.ZERO), "plain-close-" + round);
+            java.util.concurrent.atomic.AtomicLong progress = new java.util.concurrent.atomic.AtomicLong();
+            long closeAfter = 20_000 + 40_000L * round;
+            AtomicBoolean stopAging = new AtomicBoolean();
+            List<Thread> workers = new ArrayList<>();
+            for (int w = 0; w < WORKERS; w++) {
+                workers.add(new Thread(() -> {
+                    Thread me = Thread.currentThread();
+                    Obj[] held = new Obj[MOST_HELD];
+                    ThreadLocalRandom rnd = ThreadLocalRandom.current();
+                    int count = 0;
+                    try {
+                        while (true) {
+                            int k = 1 + rnd.nextInt(MOST_HELD);
+                            for (; count < k; count++) {
+                                Obj x = pool.acquire();
+                                if (!x.holder.compareAndSet(null, me)) {
+                                    failures.add(me.getName() + " got an object held by " + x.holder.get());
+                                }
+                                held[count] = x;
+                            }
+                            while (count > 0) {
+                                Obj x = held[--count];
+                                held[count] = null;
+                                x.holder.set(null);
+                                pool.release(x);
+                            }
+                            progress.incrementAndGet();
+                        }
+                    } catch (PoolClosedException expected) {
+                        while (count > 0) { // what a caller does: give back what it holds
+                            Obj x = held[--count];
+                            x.holder.set(null);
+                            pool.release(x);
+                        }
+                    }
+                }, "worker-" + w));
+            }
+            Thread ager = new Thread(() -> {
+                long now = System.nanoTime();
+                while (!stopAging.get()) {
+                    pool.onGarbageCollection(now += 1_000_000);
+                }
+            }, "ager");
+            workers.forEach(Thread::start);
+            ager.start();
+            while (progress.get() < closeAfter && failures.isEmpty()) {
+                Thread.onSpinWait();
+            }
+            pool.close();
+            for (Thread t : workers) {
+                t.join();
+            }
+            stopAging.set(true);
+            ager.join();
+            assertTrue(failures.isEmpty(), () -> failures.size() + " failures, first: " + failures.peek());
+            PoolStats s = pool.stats();
+            assertEquals(0, s.idle(), s::toString);
+            assertEquals(0, s.inUse(), s::toString);
+            assertEquals(s.acquired(), s.released(), s::toString);
+        }
     }
 }

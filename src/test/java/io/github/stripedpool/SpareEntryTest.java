@@ -8,108 +8,288 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The spare entry behind a plain private slot (no destroy hook): a thread that holds two
- * objects at once keeps both in its slot. Each test attacks one of its promises: a second
- * release of the spare's object is refused on every path, the spare is counted idle, ages out
- * like the slot's object, is forgotten at close and goes back to the stripes when its thread dies.
+ * The spare entries behind a plain private slot (no destroy hook): a thread that holds up to
+ * {@code PrivateSlot.SPARES + 1} objects at once keeps them all in its slot. Each test attacks
+ * one of their promises: a second release of any idle object is refused on every path, every
+ * entry is counted idle, ages out like the slot's object, is forgotten at close and goes back to
+ * the stripes when its thread dies; entries that aging emptied below full ones are skipped; the
+ * entries never take the pool over {@code maxIdle}.
  */
 class SpareEntryTest {
+    /** The most objects a thread keeps in its slot: the slot's own and one per spare entry. */
+    private static final int MAGAZINE = PrivateSlot.SPARES + 1;
+
     private final Tracked.Factory objects = new Tracked.Factory();
 
     private UnboundedPool<Tracked> pool(String name) {
         return engine(Pool.builder(objects::create).agingInterval(MANUAL_AGING), name);
     }
 
-    /** Holds two objects, releases them in reverse: b to the slot, a to the spare. */
-    private static Tracked[] fillSlotAndSpare(Pool<Tracked> pool) {
-        Tracked a = pool.acquire();
-        Tracked b = pool.acquire();
-        pool.release(b);
-        pool.release(a);
-        return new Tracked[] {a, b};
+    /** Holds {@code k} objects, releases them in reverse; returns them in acquisition order. */
+    private static Tracked[] holdAndRelease(Pool<Tracked> pool, int k) {
+        Tracked[] held = new Tracked[k];
+        for (int i = 0; i < k; i++) {
+            held[i] = pool.acquire();
+        }
+        for (int i = k - 1; i >= 0; i--) {
+            pool.release(held[i]);
+        }
+        return held;
     }
 
-    @Test
-    void twoHeldObjectsCycleThroughTheSlotAndItsSpareWithoutTheStripes() {
-        try (UnboundedPool<Tracked> pool = pool("spare-cycle")) {
+    private static int idleInStripes(UnboundedPool<?> pool) {
+        int n = 0;
+        for (Stripe st : pool.stripes()) {
+            n += st.countIdle();
+        }
+        return n;
+    }
+
+    @ParameterizedTest(name = "{0} held at once")
+    @ValueSource(ints = {2, 3, 4, 5, 8})
+    void upToEightHeldObjectsCycleThroughTheSlotWithoutTheStripes(int k) {
+        try (UnboundedPool<Tracked> pool = pool("spare-cycle-" + k)) {
             for (int i = 0; i < 1_000; i++) {
-                fillSlotAndSpare(pool);
+                holdAndRelease(pool, k);
             }
             PoolStats s = pool.stats();
-            assertEquals(2, s.created(), s::toString);
-            assertEquals(2, s.idle(), s::toString);
+            assertEquals(k, s.created(), s::toString);
+            assertEquals(k, s.idle(), s::toString);
             assertEquals(0, s.homeHits() + s.stolenHits() + s.victimHits(), s::toString);
-            int inStripes = 0;
-            for (Stripe st : pool.stripes()) {
-                inStripes += st.countIdle();
+            assertEquals(0, idleInStripes(pool));
+            assertBalanced(pool);
+        }
+    }
+
+    @Test
+    void oneObjectMoreThanTheSlotKeepsGoesThroughTheStripes() {
+        try (UnboundedPool<Tracked> pool = pool("spare-overflow")) {
+            int cycles = 1_000;
+            for (int i = 0; i < cycles; i++) {
+                holdAndRelease(pool, MAGAZINE + 1);
             }
-            assertEquals(0, inStripes);
+            PoolStats s = pool.stats();
+            assertEquals(MAGAZINE + 1, s.created(), s::toString);
+            assertEquals(MAGAZINE + 1, s.idle(), s::toString);
+            assertEquals(cycles - 1, s.homeHits() + s.stolenHits() + s.victimHits(), s::toString);
+            assertEquals(1, idleInStripes(pool));
             assertBalanced(pool);
         }
     }
 
+    /** Every object idle in the slot, whichever entry holds it, is refused a second release. */
     @Test
-    void aSecondReleaseOfTheSparesObjectIsRefusedWhetherTheSlotIsFullOrEmpty() {
+    void aSecondReleaseOfAnyIdleObjectIsRefusedWhetherTheSlotIsFullOrEmpty() {
         try (UnboundedPool<Tracked> pool = pool("spare-twice")) {
-            Tracked[] ab = fillSlotAndSpare(pool);
-            Tracked a = ab[0];
-            assertThrows(IllegalStateException.class, () -> pool.release(a), "the slot is full");
-            Tracked b = pool.acquire(); // empties the slot: a release of a could now take its fast path
-            assertSame(ab[1], b);
-            assertThrows(IllegalStateException.class, () -> pool.release(a), "the slot is empty");
-            pool.release(b);
-            Tracked x = pool.acquire();
-            Tracked y = pool.acquire();
-            assertNotSame(x, y, "a was pooled once only");
-            pool.release(y);
-            pool.release(x);
-            assertEquals(2, pool.stats().created());
+            Tracked[] held = holdAndRelease(pool, MAGAZINE);
+            for (Tracked x : held) {
+                assertThrows(IllegalStateException.class, () -> pool.release(x), "the slot is full");
+            }
+            Tracked first = pool.acquire(); // empties the slot's own entry: the fast path could now put
+            assertSame(held[MAGAZINE - 1], first, "the last released is the first acquired");
+            for (Tracked x : held) {
+                if (x != first) {
+                    assertThrows(IllegalStateException.class, () -> pool.release(x), "the slot is empty");
+                }
+            }
+            pool.release(first);
+            Map<Tracked, Boolean> seen = new IdentityHashMap<>();
+            List<Tracked> again = new ArrayList<>();
+            for (int i = 0; i < MAGAZINE; i++) {
+                Tracked x = pool.acquire();
+                assertEquals(null, seen.put(x, true), "each object was pooled once only");
+                again.add(x);
+            }
+            for (int i = again.size() - 1; i >= 0; i--) {
+                pool.release(again.get(i));
+            }
+            assertEquals(MAGAZINE, pool.stats().created());
             assertBalanced(pool);
         }
     }
 
+    /**
+     * Every fill (k objects) and every depth (d of them taken, released and taken again, which
+     * moves the slot between its fast and checked paths): a second release of each object still
+     * idle is refused, whichever entry holds it.
+     */
     @Test
-    void anIdleSpareAgesOutWhileTheSlotKeepsCycling() {
+    void aSecondReleaseIsRefusedAtEveryFillAndEveryDepth() {
+        for (int k = 2; k <= MAGAZINE; k++) {
+            for (int d = 1; d < k; d++) {
+                try (UnboundedPool<Tracked> pool = pool("spare-twice-" + k + "-" + d)) {
+                    Tracked[] all = holdAndRelease(pool, k);
+                    Tracked[] taken = new Tracked[d];
+                    for (int round = 0; round < 2; round++) {
+                        for (int i = 0; i < d; i++) {
+                            taken[i] = pool.acquire();
+                        }
+                        if (round == 0) {
+                            for (int i = d - 1; i >= 0; i--) {
+                                pool.release(taken[i]);
+                            }
+                        }
+                    }
+                    Map<Tracked, Boolean> out = new IdentityHashMap<>();
+                    for (Tracked x : taken) {
+                        out.put(x, true);
+                    }
+                    for (Tracked x : all) {
+                        if (!out.containsKey(x)) {
+                            int fill = k;
+                            int depth = d;
+                            assertThrows(IllegalStateException.class, () -> pool.release(x),
+                                    () -> x + " idle, " + fill + " filled, " + depth + " taken");
+                        }
+                    }
+                    for (int i = d - 1; i >= 0; i--) {
+                        pool.release(taken[i]);
+                    }
+                    assertEquals(k, pool.stats().created());
+                    assertEquals(k, pool.stats().idle());
+                    assertBalanced(pool);
+                }
+            }
+        }
+    }
+
+    @Test
+    void idleSpareEntriesAgeOutWhileTheSlotKeepsCycling() {
         try (UnboundedPool<Tracked> pool = pool("spare-aging")) {
-            fillSlotAndSpare(pool);
+            holdAndRelease(pool, MAGAZINE);
             for (int cycle = 0; cycle < 3; cycle++) {
-                pool.release(pool.acquire()); // the slot's object only: the spare sits idle
+                pool.release(pool.acquire()); // the slot's object only: the spare entries sit idle
                 forceAgingCycle(pool);
             }
             PoolStats s = pool.stats();
             assertEquals(1, s.idle(), s::toString);
-            assertEquals(1, s.dropped(), s::toString);
+            assertEquals(MAGAZINE - 1, s.dropped(), s::toString);
+            assertBalanced(pool);
+        }
+    }
+
+    /**
+     * Aging empties the bottom entries while the thread keeps cycling the top ones: the owner's
+     * next takes skip the holes, nothing is handed out twice and the accounting holds.
+     */
+    @Test
+    void entriesEmptiedByAgingBelowFullOnesAreSkipped() {
+        try (UnboundedPool<Tracked> pool = pool("spare-holes")) {
+            holdAndRelease(pool, MAGAZINE);
+            for (int cycle = 0; cycle < 3; cycle++) {
+                holdAndRelease(pool, 3); // the slot's object and the two top entries move
+                forceAgingCycle(pool);
+            }
+            PoolStats aged = pool.stats();
+            assertEquals(3, aged.idle(), aged::toString);
+            assertEquals(MAGAZINE - 3, aged.dropped(), aged::toString);
+            Tracked[] held = new Tracked[MAGAZINE];
+            Map<Tracked, Boolean> seen = new IdentityHashMap<>();
+            for (int i = 0; i < MAGAZINE; i++) {
+                held[i] = pool.acquire();
+                assertEquals(null, seen.put(held[i], true), "an object handed out twice");
+            }
+            PoolStats s = pool.stats();
+            assertEquals(MAGAZINE + MAGAZINE - 3, s.created(), s::toString);
+            for (int i = MAGAZINE - 1; i >= 0; i--) {
+                pool.release(held[i]);
+            }
+            assertEquals(MAGAZINE, pool.stats().idle(), () -> pool.stats().toString());
             assertBalanced(pool);
         }
     }
 
     @Test
-    void closeForgetsTheSparesObject() {
+    void closeForgetsEverySpareEntrysObject() {
         UnboundedPool<Tracked> pool = pool("spare-close");
-        fillSlotAndSpare(pool);
+        holdAndRelease(pool, MAGAZINE);
         pool.close();
         PoolStats s = pool.stats();
         assertEquals(0, s.idle(), s::toString);
-        assertEquals(2, s.dropped(), s::toString);
+        assertEquals(MAGAZINE, s.dropped(), s::toString);
         assertThrows(PoolClosedException.class, pool::acquire);
     }
 
     @Test
-    void aDeadThreadsSpareGoesBackToTheStripes() throws Exception {
+    void aDeadThreadsSpareEntriesGoBackToTheStripes() throws Exception {
         try (UnboundedPool<Tracked> pool = pool("spare-reap")) {
-            Thread t = new Thread(() -> fillSlotAndSpare(pool));
+            Thread t = new Thread(() -> holdAndRelease(pool, MAGAZINE));
             t.start();
             t.join();
-            Tracked a = pool.acquire(); // this thread's first slot reaps the dead one
-            Tracked b = pool.acquire();
-            assertNotSame(a, b);
-            assertEquals(2, pool.stats().created(), () -> pool.stats().toString());
-            pool.release(b);
-            pool.release(a);
+            Tracked[] held = new Tracked[MAGAZINE];
+            for (int i = 0; i < MAGAZINE; i++) {
+                held[i] = pool.acquire(); // this thread's first slot reaps the dead one
+                for (int j = 0; j < i; j++) {
+                    assertNotSame(held[j], held[i]);
+                }
+            }
+            assertEquals(MAGAZINE, pool.stats().created(), () -> pool.stats().toString());
+            for (int i = MAGAZINE - 1; i >= 0; i--) {
+                pool.release(held[i]);
+            }
+            assertBalanced(pool);
+        }
+    }
+
+    /** The entries borrow their room from maxIdle: a small cap bounds them, whatever k. */
+    @ParameterizedTest(name = "maxIdle {0}")
+    @ValueSource(ints = {1, 2, 3, 4, 9})
+    void theSpareEntriesNeverTakeThePoolOverMaxIdle(int maxIdle) {
+        try (UnboundedPool<Tracked> pool = engine(Pool.builder(objects::create)
+                .agingInterval(MANUAL_AGING).maxIdle(maxIdle), "spare-max-idle-" + maxIdle)) {
+            for (int i = 0; i < 100; i++) {
+                holdAndRelease(pool, MAGAZINE + 2);
+                PoolStats s = pool.stats();
+                assertTrue(s.idle() <= maxIdle, s::toString);
+            }
+            assertBalanced(pool);
+        }
+    }
+
+    /** Four threads, each holding eight at once: no object is held by two of them at a time. */
+    @Test
+    void threadsHoldingSeveralNeverShareAnObject() throws Exception {
+        try (UnboundedPool<Tracked> pool = pool("spare-threads")) {
+            List<Thread> threads = new ArrayList<>();
+            List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                Thread th = new Thread(() -> {
+                    try {
+                        for (int i = 0; i < 20_000; i++) {
+                            Tracked[] held = new Tracked[MAGAZINE];
+                            for (int j = 0; j < MAGAZINE; j++) {
+                                held[j] = pool.acquire();
+                                if (!held[j].owner.compareAndSet(null, Thread.currentThread())) {
+                                    throw new AssertionError(held[j] + " held by two threads");
+                                }
+                            }
+                            for (int j = MAGAZINE - 1; j >= 0; j--) {
+                                held[j].owner.set(null);
+                                pool.release(held[j]);
+                            }
+                        }
+                    } catch (Throwable e) {
+                        errors.add(e);
+                    }
+                });
+                threads.add(th);
+                th.start();
+            }
+            for (Thread th : threads) {
+                th.join();
+            }
+            assertEquals(List.of(), errors);
             assertBalanced(pool);
         }
     }

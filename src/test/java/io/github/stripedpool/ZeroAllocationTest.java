@@ -85,17 +85,18 @@ class ZeroAllocationTest {
     }
 
     @Test
-    void steadyAcquireReleaseThroughTheSpareAllocatesNothing() {
-        PoolStats s = heldCyclesAllocateNothing(2, "private slot + spare");
-        // Each cycle takes one object from the private slot and one from its spare entry.
-        assertTrue(s.privateHits() >= 2L * (WARM_UP_CYCLES + MEASURED_CYCLES) - 2, s::toString);
+    void steadyAcquireReleaseThroughTheSpareEntriesAllocatesNothing() {
+        int k = PrivateSlot.SPARES + 1;
+        PoolStats s = heldCyclesAllocateNothing(k, "private slot + spare entries");
+        // Each cycle takes one object from the private slot and the others from its spare entries.
+        assertTrue(s.privateHits() >= (long) k * (WARM_UP_CYCLES + MEASURED_CYCLES) - k, s::toString);
         assertEquals(0, s.homeHits() + s.stolenHits() + s.victimHits(), s::toString);
     }
 
     @Test
     void steadyAcquireReleaseThroughAStripeAllocatesNothing() {
-        PoolStats s = heldCyclesAllocateNothing(3, "private slot + spare + stripe");
-        // Each cycle takes the third object from a stripe.
+        PoolStats s = heldCyclesAllocateNothing(PrivateSlot.SPARES + 2, "private slot + spares + stripe");
+        // Each cycle takes the last object from a stripe: the slot and its spare entries are full.
         assertTrue(s.homeHits() + s.stolenHits() + s.victimHits()
                 >= WARM_UP_CYCLES + MEASURED_CYCLES - 1, s::toString);
     }
@@ -129,9 +130,10 @@ class ZeroAllocationTest {
     }
 
     /**
-     * Holds {@code k} objects at once and releases them in reverse: with two, the second goes to
-     * the private slot's spare entry; with three, the third finds both taken and goes to the
-     * home stripe, and every third acquire comes from there.
+     * Holds {@code k} objects at once and releases them in reverse: up to
+     * {@code PrivateSlot.SPARES + 1}, they go to the private slot and its spare entries; beyond,
+     * the last finds them all taken and goes to the home stripe, and every cycle's last acquire
+     * comes from there.
      */
     private static long heldCycles(Pool<byte[]> pool, int k, int cycles) {
         byte[][] held = new byte[k][];
