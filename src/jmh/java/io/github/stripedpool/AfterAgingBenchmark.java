@@ -18,9 +18,10 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The unbounded pool's cost must not grow with {@code maxIdle}: a round that holds 4 objects at
- * once (two of them go through the shared stripes) right after an aging cycle has made every
- * idle object a victim, at {@code maxIdle} 1,024, 1,048,576 and 16,777,216 with the same 8
+ * The unbounded pool's cost must not grow with {@code maxIdle}: a round that holds
+ * {@code PrivateSlot.SPARES + 3} objects at once (the private slot and its spare entries keep all
+ * but two, which go through the shared stripes) right after an aging cycle has made every
+ * idle object a victim, at {@code maxIdle} 1,024, 1,048,576 and 16,777,216 with the same 16
  * objects in the pool. A stripe that looked for a young object by visiting every slot paid for
  * the whole stripe on each such acquisition: milliseconds at the largest {@code maxIdle}
  * against nanoseconds at the smallest.
@@ -41,8 +42,8 @@ import org.openjdk.jmh.infra.Blackhole;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"})
 public class AfterAgingBenchmark {
-    private static final int HELD = 4;
-    private static final int OBJECTS = 8;
+    private static final int HELD = PrivateSlot.SPARES + 3;
+    private static final int OBJECTS = HELD + 6;
 
     @Param({"1024", "1048576", "16777216"})
     public int maxIdle;
