@@ -27,7 +27,7 @@ import org.openjdk.jmh.infra.Blackhole;
  *       acquire misses the thread's hint (the entry the first took), so it looks in the pool's
  *       shared structure: on the first call it finds nothing idle and creates, from then on it
  *       takes the other object the last call released. (An unbounded pool serves both from the
- *       thread's private slot and its spare.)</li>
+ *       thread's private slot and a spare entry.)</li>
  * </ul>
  * {@code engine}: {@code bounded} holds {@code objects} objects in use (acquired in the set-up,
  * never released) under {@code maxTotal(1_000_000)}; {@code boundedIdle} keeps {@code objects}
