@@ -18,7 +18,7 @@ import java.lang.invoke.VarHandle;
  *
  * <p>The spare entries ({@link #spares}, a magazine of {@link #SPARES}), in plain slots only,
  * follow the same rules entry by entry: owner-only non-null writes ({@link #putSpare}), plain
- * takes by the owner ({@link #takeSpare}, on the acquire's slow path only), compare-and-set
+ * takes by the owner ({@link #takeSpare}, once the slot's own object is out), compare-and-set
  * takes by third parties, which only forget what they take from a live owner. The owner fills
  * them as a stack: entries from {@link #spareTop} up are null, because only the owner writes
  * non-null and it writes at {@code spareTop} only; entries below may be null too where a third

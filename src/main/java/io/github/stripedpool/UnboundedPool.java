@@ -170,6 +170,8 @@ final class UnboundedPool<T> implements Pool<T> {
                 if (s.casTake && s.takeExact(x)) { // a destroy hook: see PrivateSlot
                     return (T) x;
                 }
+            } else if (s.spareTop > 0 && s.plain && (x = s.takeSpare()) != null) {
+                return (T) x; // a thread holding several: its spare entries (plain slots only)
             }
         }
         return acquireSlow(t, s);
@@ -313,6 +315,12 @@ final class UnboundedPool<T> implements Pool<T> {
 
     /** A release to the caller's own slot that is not a plain put (see {@link PrivateSlot#fastPut}). */
     private void releaseChecked(PrivateSlot s, T object) {
+        Object cur = s.item;
+        if (s.fastPutOnPermit == PrivateSlot.PLAIN_PUT && cur != null && s.spareHasRoom()
+                && !ReleaseChecks.twice(stripes, s, cur, object)) {
+            s.putSpare(object); // no hook, no tracker: nothing runs between the checks and the put
+            return;
+        }
         // First: its report of a double release is richer.
         boolean tracked = sampler != null && sampling.releasedTracked(s, object);
         if (ReleaseChecks.twice(stripes, s, s.item, object)) {
