@@ -12,7 +12,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Counting. Hits, misses and releases are counted in the thread's {@code BoundedLocal}
  * (plain fields, owner-written, read racily by {@link #sum()}) or, for virtual threads, which get
- * no {@code BoundedLocal}, atomically in {@link #counts}; rare events (creations, destroys, hook
+ * no {@code BoundedLocal}, atomically in one of {@link #virtualCounts}, chosen by the thread's id
+ * so that virtual threads on different carriers rarely add to the same cache line (one shared
+ * array made every acquire and release of every virtual thread contend on it); rare events (creations, destroys, hook
  * failures, which cost a factory or destroy call anyway) atomically in {@code counts} too. A
  * dead thread's counters are folded into {@code counts} and its {@code BoundedLocal} forgotten;
  * {@link #registryLock} makes folding and {@link #sum()} exclusive, so that a fold is never
@@ -23,8 +25,11 @@ final class BoundedThreads {
     private static final int REAP_EVERY = 64;
 
     private final int maxTotal;
-    /** Rare events, virtual threads' counters and dead threads' counters; atomic adds. */
+    /** Rare events and dead threads' counters; atomic adds. */
     final long[] counts = Counts.newArray();
+    /** Virtual threads' counters, striped by thread id; atomic adds, each array padded. */
+    private final long[][] virtualCounts;
+    private final int virtualMask;
     /**
      * Each thread's {@code BoundedLocal}, held weakly: a thread-local's value stays in the
      * thread's map after the pool is gone, and a library object there would pin the library's
@@ -38,6 +43,13 @@ final class BoundedThreads {
 
     BoundedThreads(int maxTotal) {
         this.maxTotal = maxTotal;
+        // a power of two from twice the processors, at most 64
+        int n = Math.min(64, Integer.highestOneBit(2 * Runtime.getRuntime().availableProcessors() - 1) << 1);
+        this.virtualCounts = new long[n][];
+        for (int i = 0; i < n; i++) {
+            virtualCounts[i] = Counts.newArray();
+        }
+        this.virtualMask = n - 1;
     }
 
     /** The calling platform thread's state; null on a virtual thread. */
@@ -83,7 +95,7 @@ final class BoundedThreads {
         if (l != null) {
             l.inc(counter);
         } else {
-            Counts.add(counts, counter, 1);
+            Counts.add(virtualCounts[Threads.stripeOf(Thread.currentThread(), virtualMask)], counter, 1);
         }
     }
 
@@ -117,9 +129,12 @@ final class BoundedThreads {
 
     /** Every counter, summed over the pool and its threads (an unpadded array of Counts.SIZE). */
     long[] sum() {
+        long[] sums = new long[Counts.SIZE];
+        for (long[] v : virtualCounts) { // never folded: no need to exclude a fold
+            Counts.sumInto(v, sums);
+        }
         registryLock.lock();
         try {
-            long[] sums = new long[Counts.SIZE];
             Counts.sumInto(counts, sums);
             for (BoundedLocal l : registry) {
                 l.sumInto(sums);
