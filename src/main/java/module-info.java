@@ -11,11 +11,13 @@ module io.github.stripedpool {
     // resolves it (on the module path: --add-modules jdk.jfr); without it they are logged only.
     requires static jdk.jfr;
     // Optional: only io.github.stripedpool.jmx uses it, and says what to add when it is missing,
-    // so that a runtime image without java.management still loads the library.
-    requires static java.management;
+    // so that a runtime image without java.management still loads the library. Transitive:
+    // PoolJmx's methods take and return its types.
+    requires static transitive java.management;
     // Optional: only io.github.stripedpool.micrometer uses it (micrometer-core's automatic
-    // module name); an application that binds a pool to a MeterRegistry brings it.
-    requires static micrometer.core;
+    // module name); an application that binds a pool to a MeterRegistry brings it. Transitive:
+    // PoolMetrics's methods take its types.
+    requires static transitive micrometer.core;
     exports io.github.stripedpool;
     exports io.github.stripedpool.jmx;
     exports io.github.stripedpool.micrometer;
