@@ -40,7 +40,8 @@ import java.util.function.Predicate;
  * objects held too long, records each acquisition and reports late returns.
  *
  * <p>Background work. {@link BoundedMaintenance} evicts idle and old objects, reclaims leaked
- * ones and keeps minIdle, on the shared {@link MaintenanceClock} thread, through the same
+ * ones and keeps minIdle, when the shared {@link MaintenanceClock} finds a run due, on a worker
+ * through the pool's {@link Lane}, through the same
  * package-private create, publish and destroy paths as acquire and release.
  *
  * @param <T> the type of the pooled objects
