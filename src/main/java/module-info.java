@@ -15,9 +15,10 @@ module io.github.stripedpool {
     // PoolJmx's methods take and return its types.
     requires static transitive java.management;
     // Optional: only io.github.stripedpool.micrometer uses it (micrometer-core's automatic
-    // module name); an application that binds a pool to a MeterRegistry brings it. Transitive:
-    // PoolMetrics's methods take its types.
-    requires static transitive micrometer.core;
+    // module name); an application that binds a pool to a MeterRegistry brings it, and, as a
+    // module, requires micrometer.core itself. Not transitive: javac would then look for the
+    // module when compiling every module that requires this one, Micrometer or not.
+    requires static micrometer.core;
     exports io.github.stripedpool;
     exports io.github.stripedpool.jmx;
     exports io.github.stripedpool.micrometer;

@@ -111,6 +111,9 @@ import java.util.function.ToDoubleFunction;
  * undeployed application's classes. The pool's name must be unique among the pools bound to
  * one registry.
  */
+// "exports": Micrometer's types in this API are not re-exported (the module requires
+// micrometer.core static, not transitive: see module-info); a user of this class has Micrometer.
+@SuppressWarnings("exports")
 public final class PoolMetrics implements MeterBinder, AutoCloseable {
     /** Gauge: idle objects. */
     public static final String IDLE = "stripedpool.idle";
