@@ -11,10 +11,13 @@ module io.github.stripedpool {
     // resolves it (on the module path: --add-modules jdk.jfr); without it they are logged only.
     requires static jdk.jfr;
     // Optional: only io.github.stripedpool.jmx uses it, and says what to add when it is missing,
-    // so that a runtime image without java.management still loads the library.
-    requires static java.management;
+    // so that a runtime image without java.management still loads the library. Transitive:
+    // PoolJmx's methods take and return its types.
+    requires static transitive java.management;
     // Optional: only io.github.stripedpool.micrometer uses it (micrometer-core's automatic
-    // module name); an application that binds a pool to a MeterRegistry brings it.
+    // module name); an application that binds a pool to a MeterRegistry brings it, and, as a
+    // module, requires micrometer.core itself. Not transitive: javac would then look for the
+    // module when compiling every module that requires this one, Micrometer or not.
     requires static micrometer.core;
     exports io.github.stripedpool;
     exports io.github.stripedpool.jmx;

@@ -70,7 +70,7 @@ final class BoundedEntryTable {
 
     static {
         try {
-            QUEUED = MethodHandles.lookup().findVarHandle(BoundedEntryFields.class, "idleQueued", int.class);
+            QUEUED = MethodHandles.lookup().findVarHandle(BoundedEntry.class, "idleQueued", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

@@ -57,7 +57,7 @@ final class BoundedHeldTooLong {
         Borrow(Object x) {
             this.threadName = Thread.currentThread().getName();
             this.acquiredAt = new CallSite("acquired here", threadName);
-            this.objectClass = x.getClass().getName();
+            this.objectClass = x.getClass().getTypeName();
             this.sinceNanos = System.nanoTime();
             this.sinceWall = Instant.now();
         }

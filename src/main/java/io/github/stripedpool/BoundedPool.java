@@ -40,7 +40,8 @@ import java.util.function.Predicate;
  * objects held too long, records each acquisition and reports late returns.
  *
  * <p>Background work. {@link BoundedMaintenance} evicts idle and old objects, reclaims leaked
- * ones and keeps minIdle, on the shared {@link MaintenanceClock} thread, through the same
+ * ones and keeps minIdle, when the shared {@link MaintenanceClock} finds a run due, on a worker
+ * through the pool's {@link Lane}, through the same
  * package-private create, publish and destroy paths as acquire and release.
  *
  * @param <T> the type of the pooled objects
@@ -52,7 +53,6 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     private static final long NOT_STARTED = Long.MIN_VALUE;
 
     private final String name;
-    /** Null when not set: a null check is cheaper than calling a no-op. */
     /** Null when not set: read on the acquire path, where a null check spares a call. */
     private final Predicate<? super T> validate;
     private final BoundedHooks<T> hooks;
@@ -305,12 +305,12 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         }
         if (e == null) {
             throw new IllegalArgumentException("pool '" + name + "': " + call + " of a "
-                    + object.getClass().getName() + " that this pool does not hold: it came from "
+                    + object.getClass().getTypeName() + " that this pool does not hold: it came from "
                     + "another pool or from new, or was already given back and destroyed. "
                     + "The pool was not changed");
         }
         if (!e.cas(BoundedEntry.BORROWED, BoundedEntry.RESERVED)) {
-            throw new IllegalStateException("pool '" + name + "': a " + object.getClass().getName()
+            throw new IllegalStateException("pool '" + name + "': a " + object.getClass().getTypeName()
                     + (call.equals("release") ? " was released twice" : " was invalidated after "
                     + "it was given back") + "; the second call was ignored. After release(x) or "
                     + "invalidate(x), x belongs to the pool: drop every reference to it");

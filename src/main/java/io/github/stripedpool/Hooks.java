@@ -47,7 +47,7 @@ final class Hooks {
     static void log(String hookName, Object x, String pool, String outcome, Throwable t) {
         try {
             LOG.log(System.Logger.Level.WARNING, "pool '" + pool + "': the " + hookName
-                    + " hook threw on a " + x.getClass().getName() + "; the object was " + outcome, t);
+                    + " hook threw on a " + x.getClass().getTypeName() + "; the object was " + outcome, t);
         } catch (Throwable ignored) {
             // Logging can fail too (out of memory while formatting): the count above stands.
         }

@@ -135,7 +135,7 @@ final class LeakDetectingPool<T> implements Pool<T> {
             if (paranoid) {
                 throw trimmed(new IllegalArgumentException("pool '" + name + "': "
                         + (invalidate ? "invalidation" : "release") + " of a "
-                        + object.getClass().getName() + " that this pool did not hand out; the "
+                        + object.getClass().getTypeName() + " that this pool did not hand out; the "
                         + "object was not pooled. Give objects back only to the pool they came from"));
             }
             giveBack(object, invalidate);
@@ -170,7 +170,7 @@ final class LeakDetectingPool<T> implements Pool<T> {
     private IllegalStateException doubleRelease(T object, LeakTracker t) {
         CallSite first = t.releasedAt();
         IllegalStateException e = new IllegalStateException("pool '" + name + "': a "
-                + object.getClass().getName() + " was released twice; this second release was "
+                + object.getClass().getTypeName() + " was released twice; this second release was "
                 + "ignored, the first one put it back in the pool. After release(x), x belongs "
                 + "to the pool: drop every reference to it. The cause is the first release's "
                 + "stack (recorded under PARANOID), the suppressed exception the acquisition's");

@@ -93,7 +93,8 @@ public final class LeakReport {
     /**
      * The class of the leaked object.
      *
-     * @return its fully qualified name, as {@link Class#getName()} gives it
+     * @return its fully qualified name, as {@link Class#getTypeName()} gives it ({@code byte[]}
+     *         for an array of bytes)
      */
     public String objectClass() {
         return objectClass;

@@ -53,7 +53,7 @@ final class LeakTracker extends PhantomReference<Object> {
         super(object, LeakReaper.queue());
         this.pool = pool;
         this.hash = hash;
-        this.objectClass = object.getClass().getName();
+        this.objectClass = object.getClass().getTypeName();
         Thread t = Thread.currentThread();
         this.threadName = t.getName();
         this.acquiredMillis = System.currentTimeMillis();

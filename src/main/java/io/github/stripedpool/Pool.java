@@ -16,8 +16,12 @@ import java.util.function.Supplier;
  *       garbage collector, see {@link PoolBuilder#agingInterval}) are dropped, so memory comes
  *       back after a burst;</li>
  *   <li><b>bounded</b> ({@link PoolBuilder#maxTotal(int)}): at most {@code maxTotal} objects
- *       exist at once; when all are in use, {@code acquire()} waits up to the acquire timeout,
- *       and waiters are served in arrival order.</li>
+ *       exist at once; when all are in use, {@code acquire()} waits up to the acquire timeout.
+ *       Waiters queue oldest first, but a release does not hand its object to the queue: it
+ *       makes it idle and wakes the oldest waiter, which competes for it with threads that
+ *       acquire without waiting (the releasing thread may take it straight back). Once the
+ *       oldest waiter has waited 1 ms, every release hands its object directly to the
+ *       longest waiter, until the queue is empty or its front has waited less than 1 ms.</li>
  * </ul>
  *
  * <p>All methods are thread-safe. An object obtained from {@code acquire()} belongs to the
@@ -140,8 +144,9 @@ public interface Pool<T> extends AutoCloseable {
      * counted, because the JVM is in trouble and the caller must hear of it. The same holds for
      * the destroy hook when a release destroys an object on the caller's thread. If the pool is
      * closed, or is unbounded and already holds {@link PoolBuilder#maxIdle maxIdle} idle objects,
-     * the object is destroyed. A bounded pool
-     * hands it to the thread that has waited longest, if any.
+     * the object is destroyed. A bounded pool makes it idle and wakes the thread that has waited
+     * longest, if any, or, once that thread has waited 1 ms, hands the object to it directly
+     * (see the class description).
      *
      * @param object an object this pool handed out and that was not released since
      * @throws NullPointerException if {@code object} is null
@@ -152,6 +157,8 @@ public interface Pool<T> extends AutoCloseable {
      *         in a row on one thread). Double releases across threads, on virtual threads, or
      *         of an object that went through other hands in between are not caught;
      *         {@link LeakDetection#PARANOID} catches every one
+     * @throws IllegalArgumentException if the pool is bounded, or leak detection is
+     *         {@link LeakDetection#PARANOID}, and the object is not one it handed out
      */
     void release(T object);
 
@@ -185,6 +192,10 @@ public interface Pool<T> extends AutoCloseable {
      * @throws PoolClosedException if the pool is closed
      * @throws ObjectCreationException if the factory threw an exception or returned null (an
      *         {@link Error} reaches the caller as it is)
+     * @throws PoolTimeoutException if the pool is bounded and no object came within the
+     *         acquire timeout
+     * @throws PoolInterruptedException if the pool is bounded and the waiting thread was
+     *         interrupted; the thread's interrupt status is set again
      */
     Lease<T> lease();
 

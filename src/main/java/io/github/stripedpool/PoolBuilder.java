@@ -266,8 +266,8 @@ public final class PoolBuilder<T> {
      * ({@code striped-pool-worker-N}), one report of this pool at a time; a slow listener delays
      * only this pool's reports. If it throws, the failure is logged and the next report is
      * delivered all the same. Never called while leak detection is disabled, except for the
-     * reports of {@link #reportHeldLongerThan(Duration)}, which come from the maintenance thread
-     * (held too long) and from the releasing thread (returned); see {@link LeakReport#kind()}.
+     * reports of {@link #reportHeldLongerThan(Duration)}, which come from a maintenance run, on a
+     * worker too (held too long), and from the releasing thread (returned); see {@link LeakReport#kind()}.
      *
      * @param listener receives each {@link LeakReport}; default: none
      * @return this builder
@@ -306,9 +306,9 @@ public final class PoolBuilder<T> {
 
     /**
      * Bounded pools only: keeps at least this many objects idle and ready, as long as fewer than
-     * {@link #maxTotal(int)} are in use. They are created in the background, on the shared
-     * maintenance thread ({@code striped-pool-maintenance}): right after {@link #build()}, after
-     * objects are destroyed, and at each maintenance run. Idle eviction by
+     * {@link #maxTotal(int)} are in use. They are created in the background, on one of the
+     * library's shared workers ({@code striped-pool-worker-N}), one job of this pool at a time:
+     * right after {@link #build()}, after objects are destroyed, and at each maintenance run. Idle eviction by
      * {@link #maxIdleTime(Duration)} never goes below it.
      *
      * @param minIdle from 0 to {@code maxTotal}, at most 16,777,216 (2<sup>24</sup>); default 0

@@ -53,7 +53,7 @@ final class ReleaseChecks {
 
     /** The exception of a release of an object that is already back in the pool. */
     static IllegalStateException doubleRelease(String pool, Object x) {
-        return new IllegalStateException("pool '" + pool + "': a " + x.getClass().getName()
+        return new IllegalStateException("pool '" + pool + "': a " + x.getClass().getTypeName()
                 + " was released twice: it is already back in the pool (this thread released it "
                 + "last, and it is still idle there). This second release was ignored. After "
                 + "release(x), x belongs to the pool: drop every reference to it. The default "

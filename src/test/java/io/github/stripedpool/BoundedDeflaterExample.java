@@ -1,16 +1,15 @@
 package io.github.stripedpool;
 
+// The bounded example of README.md and docs/bounded.md: both show the block between the markers
+// verbatim (BoundedDeflaterExampleTest checks it, and runs the class), so keep them in step.
+// bounded-example:begin
+import io.github.stripedpool.Pool;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import java.util.zip.Deflater;
 
-/**
- * The example of {@code docs/bounded.md}, compiled and run by {@link BoundedDeflaterExampleTest}
- * so that the page cannot drift from the API. Keep the two in step.
- */
+/** Compresses on many threads with at most 8 native zlib streams, reused and ended in one place. */
 final class BoundedDeflaterExample implements AutoCloseable {
-    // A Deflater holds native zlib memory until end() is called: a hard cap, reuse, and a
-    // destroy hook that frees it are exactly what a bounded pool is for.
     private final Pool<Deflater> deflaters = Pool.builder(() -> new Deflater(Deflater.BEST_SPEED))
             .maxTotal(8)                            // at most 8 native zlib streams
             .reset(Deflater::reset)                 // ready for the next input
@@ -32,16 +31,17 @@ final class BoundedDeflaterExample implements AutoCloseable {
             }
             return out.toByteArray();
         } finally {
-            deflaters.release(d);                   // reset here, then to the next waiter
+            deflaters.release(d);                   // reset, then to the oldest waiter if any
         }
+    }
+
+    Pool<Deflater> pool() {
+        return deflaters;                           // for pool().stats(), or PoolMetrics
     }
 
     @Override
     public void close() {
         deflaters.close();                          // ends idle Deflaters now, busy ones on release
     }
-
-    Pool<Deflater> pool() {
-        return deflaters;
-    }
 }
+// bounded-example:end

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -34,6 +37,22 @@ class BoundedDeflaterExampleTest {
             assertEquals(200, s.acquired());
         } finally {
             threads.shutdown();
+        }
+    }
+
+    @Test
+    void readmeAndBoundedPageShowTheCompiledExampleVerbatim() throws IOException {
+        List<String> lines = Files.readAllLines(
+                Path.of("src/test/java/io/github/stripedpool/BoundedDeflaterExample.java"), StandardCharsets.UTF_8);
+        int begin = lines.indexOf("// bounded-example:begin");
+        int end = lines.indexOf("// bounded-example:end");
+        assertTrue(begin >= 0 && end > begin, "bounded-example markers missing or out of order");
+        String expected = "```java\n" + String.join("\n", lines.subList(begin + 1, end)) + "\n```";
+        assertTrue(expected.contains("\nimport java.util.zip.Deflater;\n"), "the block must be a whole class, with its imports");
+        for (String page : List.of("README.md", "docs/bounded.md")) {
+            String text = Files.readString(Path.of(page), StandardCharsets.UTF_8);
+            assertTrue(text.contains(expected),
+                    page + " must show BoundedDeflaterExample's marked block verbatim, as a java code block");
         }
     }
 

@@ -103,6 +103,20 @@ class LeakReportingTest {
     }
 
     @Test
+    void aReportNamesAnArrayClassAsJavaSourceWritesIt() throws Exception {
+        Reports reports = new Reports();
+        Pool<byte[]> pool = Pool.builder(() -> new byte[64]).name("leaky-arrays")
+                .leakDetection(LeakDetection.PARANOID).onLeak(reports).build();
+        pool.acquire()[0] = 1;
+        LeakReport r = reports.await(1).get(0);
+        assertEquals("byte[]", r.objectClass());
+        assertTrue(r.toString().startsWith("LEAK: pool 'leaky-arrays': a byte[] acquired"), r.toString());
+        assertFalse(r.toString().contains("[B"), r.toString());
+        assertEquals(1, log.count("WARNING: LEAK: pool 'leaky-arrays': a byte[] acquired"), log.text());
+        pool.close();
+    }
+
+    @Test
     void leakedObjectsAreStillCountedInUseAndTheCountsBalance() throws Exception {
         Reports reports = new Reports();
         Pool<Buffer> pool = Pool.builder(Buffer::new).leakDetection(LeakDetection.PARANOID)

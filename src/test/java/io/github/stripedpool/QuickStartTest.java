@@ -46,6 +46,22 @@ class QuickStartTest {
                 "README.md must show QuickStartExample's marked block verbatim, as a java code block");
     }
 
+    @Test
+    void readmePomIsTheConsumerProjectCiBuildsVerbatim() throws IOException {
+        String pom = Files.readString(Path.of(".ci/consumer-app/quickstart/pom.xml"), StandardCharsets.UTF_8).strip();
+        String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
+        assertTrue(readme.contains("```xml\n" + pom + "\n```"),
+                "README.md must show .ci/consumer-app/quickstart/pom.xml verbatim, as an xml code block");
+        assertTrue(pom.contains("<release>17</release>") && pom.contains("<artifactId>maven-compiler-plugin</artifactId>"),
+                "the consumer pom must pin the compiler plugin and set release 17");
+        String project = Files.readString(Path.of("pom.xml"), StandardCharsets.UTF_8);
+        java.util.regex.Matcher version = java.util.regex.Pattern
+                .compile("(?m)^  <version>([^<]+)</version>$").matcher(project);
+        assertTrue(version.find(), "no project version in pom.xml");
+        assertTrue(pom.contains("<artifactId>striped-pool</artifactId>\n      <version>" + version.group(1) + "</version>"),
+                "the consumer pom must depend on the version this build makes, " + version.group(1));
+    }
+
     private static String captureStdout(Runnable r) {
         PrintStream saved = System.out;
         ByteArrayOutputStream buf = new ByteArrayOutputStream();

@@ -46,6 +46,9 @@ import java.util.function.ToDoubleFunction;
  *       <td>the most idle objects the pool keeps ({@link PoolStats#idleCapacity()})</td></tr>
  *   <tr><td>{@value #MAX_TOTAL}</td><td>gauge</td><td>objects</td>
  *       <td>a bounded pool's cap, 0 for an unbounded pool ({@link PoolStats#maxTotal()})</td></tr>
+ *   <tr><td>{@value #HIT_RATE}</td><td>gauge</td><td></td>
+ *       <td>acquisitions served by an idle object, as a fraction of all acquisitions since the
+ *       pool was built, 0 before the first ({@link PoolStats#hitRate()})</td></tr>
  *   <tr><td>{@value #WAITING}</td><td>gauge</td><td>threads</td>
  *       <td>threads waiting in acquire now, bounded pools ({@link PoolStats#waitingNow()})</td></tr>
  *   <tr><td>{@value #WAIT}</td><td>function timer</td><td></td>
@@ -108,6 +111,9 @@ import java.util.function.ToDoubleFunction;
  * undeployed application's classes. The pool's name must be unique among the pools bound to
  * one registry.
  */
+// "exports": Micrometer's types in this API are not re-exported (the module requires
+// micrometer.core static, not transitive: see module-info); a user of this class has Micrometer.
+@SuppressWarnings("exports")
 public final class PoolMetrics implements MeterBinder, AutoCloseable {
     /** Gauge: idle objects. */
     public static final String IDLE = "stripedpool.idle";
@@ -117,6 +123,8 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
     public static final String IDLE_CAPACITY = "stripedpool.idle.capacity";
     /** Gauge: a bounded pool's cap (0: unbounded). */
     public static final String MAX_TOTAL = "stripedpool.max.total";
+    /** Gauge: hits over acquisitions since the pool was built, from 0 to 1. */
+    public static final String HIT_RATE = "stripedpool.hit.rate";
     /** Gauge: threads waiting in acquire now (bounded pools). */
     public static final String WAITING = "stripedpool.waiting";
     /** Function timer: acquisitions that waited, and their total wait (bounded pools). */
@@ -220,6 +228,9 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
         meters.add(gauge(registry, MAX_TOTAL, "The cap of a bounded pool, 0 if unbounded",
                 PoolStats::maxTotal));
         StatsCache c = cache;
+        meters.add(Gauge.builder(HIT_RATE, pool, p -> c.of(p).hitRate())
+                .description("Acquisitions served by an idle object, as a fraction of all")
+                .tags(tags).register(registry));
         meters.add(Gauge.builder(WAITING, pool, p -> c.of(p).waitingNow())
                 .description("Threads waiting in acquire").baseUnit("threads").tags(tags)
                 .register(registry));

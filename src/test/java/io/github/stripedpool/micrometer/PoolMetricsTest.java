@@ -73,6 +73,8 @@ class PoolMetricsTest {
         double hits = acquisitions("metrics-figures", "private") + acquisitions("metrics-figures", "home")
                 + acquisitions("metrics-figures", "stolen") + acquisitions("metrics-figures", "victim");
         assertEquals(2.0, hits);
+        assertEquals(0.4, gauge(PoolMetrics.HIT_RATE, "metrics-figures"), 1e-9, "2 hits in 5");
+        assertEquals(s.hitRate(), gauge(PoolMetrics.HIT_RATE, "metrics-figures"));
         assertEquals(s.privateHits(), acquisitions("metrics-figures", "private"));
         assertEquals(s.homeHits(), acquisitions("metrics-figures", "home"));
         assertEquals(3.0, counter(PoolMetrics.RELEASES, "metrics-figures"));
@@ -111,7 +113,7 @@ class PoolMetricsTest {
                 PoolMetrics.AGING_CYCLES, PoolMetrics.LEAKS, PoolMetrics.MAX_TOTAL,
                 PoolMetrics.WAITING, PoolMetrics.WAIT, PoolMetrics.WAIT_MAX, PoolMetrics.TIMEOUTS,
                 PoolMetrics.CREATIONS_FAILED, PoolMetrics.MAINTENANCE_RUNS, PoolMetrics.INVALIDATED,
-                PoolMetrics.NOT_RETAINED, PoolMetrics.HELD_TOO_LONG)), names);
+                PoolMetrics.NOT_RETAINED, PoolMetrics.HELD_TOO_LONG, PoolMetrics.HIT_RATE)), names);
         assertEquals(5, registry.find(PoolMetrics.ACQUISITIONS).functionCounters().size(),
                 "one acquisitions counter per source");
         assertEquals("objects", registry.get(PoolMetrics.IDLE).gauge().getId().getBaseUnit());
@@ -166,11 +168,11 @@ class PoolMetricsTest {
         m.close();
         assertTrue(registry.find(PoolMetrics.IDLE).tag("pool", "metrics-close").meters().isEmpty());
         assertTrue(second.getMeters().isEmpty(), "removed from every registry it was bound to");
-        assertEquals(24, registry.getMeters().size(), "the other pool's meters stay");
+        assertEquals(25, registry.getMeters().size(), "the other pool's meters stay");
         m.close(); // idempotent
 
         m.bindTo(registry); // the name is free again
-        assertEquals(48, registry.getMeters().size());
+        assertEquals(50, registry.getMeters().size());
         pool.close();
         other.close();
     }
