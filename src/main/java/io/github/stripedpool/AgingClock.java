@@ -30,7 +30,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Failure. The clock's loop survives every throwable, its own allocations' and its own
  * failure report's included (the report is made in a try whose catch is empty): an
  * {@link OutOfMemoryError} while arming the sentinel leaves it unarmed, and the next turn of the
- * loop (at most {@link #IDLE_CHECK_MILLIS} later) arms it again.
+ * loop (at most {@link #IDLE_CHECK_MILLIS} later) arms it again. After a failure the loop pauses
+ * briefly, so that a heap that stays full does not spin it. After each collection it also makes
+ * sure the maintenance clock still has its thread ({@link MaintenanceClock#watch}).
  */
 final class AgingClock {
     static final String THREAD_NAME = Background.THREAD_PREFIX + "aging";
@@ -45,6 +47,12 @@ final class AgingClock {
     private static final ReferenceQueue<Object> COLLECTIONS = new ReferenceQueue<>();
     private static final ConcurrentLinkedQueue<Registration> POOLS = new ConcurrentLinkedQueue<>();
     private static final ClockThread THREAD = new ClockThread(THREAD_NAME, AgingClock::run);
+    /**
+     * Set once a bounded pool scheduled maintenance: from then on this clock checks after each
+     * collection that the maintenance clock still has its thread. Not before, so that a JVM with
+     * no bounded pool never loads the maintenance clock here, where a full heap could fail it.
+     */
+    static volatile boolean watchMaintenance;
     /** Clock thread only. Strongly held so that the reference itself survives until enqueued. */
     private static Reference<Object> sentinel;
 
@@ -89,11 +97,7 @@ final class AgingClock {
             } catch (InterruptedException e) {
                 // Nothing owns this thread but the clock, which ends it only when idle.
             } catch (Throwable e) {
-                try {
-                    Background.logFailure("the aging clock failed; it keeps running", e);
-                } catch (Throwable reportFailed) {
-                    // Not even the report could be made: go on all the same.
-                }
+                ClockThread.failed("the aging clock failed; it keeps running", e);
             }
         }
     }
@@ -113,6 +117,9 @@ final class AgingClock {
                 sentinel = null; // armed again at the next turn
             }
             ageAll(System.nanoTime());
+            if (watchMaintenance) {
+                MaintenanceClock.watch(); // replaces the maintenance thread, should it be gone
+            }
         }
         return !endIfIdle();
     }

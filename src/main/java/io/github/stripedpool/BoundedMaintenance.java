@@ -1,6 +1,5 @@
 package io.github.stripedpool;
 
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -55,7 +54,7 @@ final class BoundedMaintenance {
     private final AtomicBoolean refillPending = new AtomicBoolean();
     /** Serialises {@link #reclaimLeaked()} between the leak thread and the maintenance thread. */
     private final ReentrantLock reclaimLock = new ReentrantLock();
-    private volatile ScheduledFuture<?> scheduled;
+    private volatile MaintenanceClock.Periodic scheduled;
 
     BoundedMaintenance(BoundedPool<?> pool, int minIdle, long maxIdleNanos, long maxLifetimeNanos,
             BoundedHeldTooLong heldTooLong) {
@@ -87,9 +86,9 @@ final class BoundedMaintenance {
     }
 
     void stop() {
-        ScheduledFuture<?> f = scheduled;
+        MaintenanceClock.Periodic f = scheduled;
         if (f != null) {
-            f.cancel(false);
+            f.cancel();
         }
     }
 

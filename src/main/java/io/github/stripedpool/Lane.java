@@ -89,6 +89,7 @@ final class Lane {
 
     private static void run(Job job) {
         try {
+            Thread.interrupted(); // one job's interrupt (or an outsider's) is not the next job's
             job.body.run();
         } catch (Throwable e) {
             try {

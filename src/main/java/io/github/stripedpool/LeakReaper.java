@@ -21,7 +21,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * waited {@link #IDLE_CHECK_MILLIS} with nothing to do and finds no such pool reachable: a
  * tracker is held by its pool's table, so the trackers of an unreachable pool are unreachable
  * too and are never enqueued ({@link ClockThread} starts and ends the thread).
- * The loop survives every throwable, its own allocations' included.
+ * The loop survives every throwable, its own allocations' included, and pauses briefly after
+ * one, so that a heap that stays full does not spin it.
  */
 final class LeakReaper {
     static final String THREAD_NAME = Background.THREAD_PREFIX + "leaks";
@@ -71,12 +72,8 @@ final class LeakReaper {
             } catch (InterruptedException e) {
                 // The thread belongs to no caller that could mean to stop it.
             } catch (Throwable e) {
-                try {
-                    Background.logFailure("leak detection failed on one object; it keeps "
-                            + "watching the others", e);
-                } catch (Throwable reportFailed) {
-                    // Not even the report could be made: go on all the same.
-                }
+                ClockThread.failed("leak detection failed on one object; it keeps watching the "
+                        + "others", e);
             }
         }
     }

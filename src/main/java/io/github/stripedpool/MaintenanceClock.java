@@ -1,10 +1,10 @@
 package io.github.stripedpool;
 
 import java.lang.ref.WeakReference;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The timer of every bounded pool's eviction, lifetime and refill work: one thread
@@ -15,11 +15,30 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * hook blocks therefore delays only its own maintenance. A run that is still queued or running
  * when the next one is due is not queued twice ({@link Periodic#pending}).
  *
- * <p>Lifetime. The executor is made at the first use; its one thread is started when a task is
- * scheduled and ends {@link #IDLE_SECONDS} after the last task was cancelled (every pool closed
- * or collected). Tasks hold their pool through a weak reference: a pool that became unreachable
- * without {@code close()} cancels its own task at its next run. The timer's task body catches
- * every throwable, because a periodic task that throws is never run again.
+ * <p>Why a loop of the library's own rather than a {@code ScheduledThreadPoolExecutor}: the
+ * executor's worker allocates between tasks (a node of its queue's condition on every wait),
+ * outside any code of ours. An {@link OutOfMemoryError} there once killed its only thread, the
+ * error's own report failed in the thread's uncaught-exception handler, and the executor could
+ * not start another thread while the heap was full: no bounded pool of the JVM evicted,
+ * refilled or reclaimed anything again until a new pool was built. Here every turn of the loop,
+ * its allocations included, sits in a {@code try} whose {@code catch} reports (itself in a
+ * {@code try} with an empty {@code catch}) and then pauses {@link ClockThread#FAILURE_PAUSE_NANOS}, an
+ * allocation-free park, so that a heap that stays full costs a report every pause rather than a
+ * spinning thread. An interrupt from outside is cleared at every turn: the thread belongs to no
+ * caller that could mean to stop it, and a pending interrupt would cut every park short.
+ *
+ * <p>Concurrency. {@link #TASKS} is a lock-free queue; {@link #schedule} adds, the clock thread
+ * alone reads it, fires what is due and removes what was cancelled or whose pool was collected.
+ * {@link Periodic#due} is the clock thread's alone. A new task may be due before the clock's
+ * current park ends, so {@code schedule} wakes it ({@link ClockThread#wake}). The thread is
+ * started by the first task and ends once it has had none for {@link #IDLE_SECONDS}; the
+ * decision to end and a registration are ordered by {@link ClockThread}'s monitor, so no task
+ * is scheduled on a thread that has just decided to end. If the thread ever ended otherwise,
+ * {@link ClockThread} forgets it, and the next schedule, or the aging clock after the next
+ * collection ({@link #watch}), starts another.
+ *
+ * <p>Lifetime. Tasks hold their pool through a weak reference: a pool that became unreachable
+ * without {@code close()} is forgotten at its next due time.
  */
 final class MaintenanceClock {
     static final String THREAD_NAME = Background.THREAD_PREFIX + "maintenance";
@@ -27,30 +46,44 @@ final class MaintenanceClock {
     /** How long the timer thread waits with no task scheduled before it ends. */
     static final long IDLE_SECONDS = 5;
 
+    /** The longest park of the loop: it looks at its tasks at least this often. */
+    private static final long MAX_PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private static final ConcurrentLinkedQueue<Periodic> TASKS = new ConcurrentLinkedQueue<>();
+    private static final ClockThread THREAD = new ClockThread(THREAD_NAME, MaintenanceClock::run);
+
     private MaintenanceClock() {
     }
 
-    private static final class Holder {
-        static final ScheduledThreadPoolExecutor TIMER = newTimer();
+    /**
+     * Runs {@link BoundedPool#maintain()} on the pool's lane every {@code periodNanos} until
+     * {@link Periodic#cancel cancelled}; starts the timer thread if none runs.
+     *
+     * @throws OutOfMemoryError if no thread could be started; the task is then not scheduled
+     */
+    static Periodic schedule(BoundedPool<?> pool, long periodNanos) {
+        Periodic task = new Periodic(pool, periodNanos, System.nanoTime() + periodNanos);
+        TASKS.add(task);
+        AgingClock.watchMaintenance = true;
+        try {
+            THREAD.ensureRunning();
+        } catch (Throwable e) {
+            TASKS.remove(task);
+            throw e;
+        }
+        THREAD.wake();
+        return task;
     }
 
-    private static ScheduledThreadPoolExecutor newTimer() {
-        ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1,
-                r -> Background.newThread(r, THREAD_NAME));
-        e.setKeepAliveTime(IDLE_SECONDS, TimeUnit.SECONDS);
-        e.allowCoreThreadTimeOut(true);
-        e.setRemoveOnCancelPolicy(true);
-        e.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        return e;
-    }
-
-    /** Runs {@link BoundedPool#maintain()} on the pool's lane every {@code periodNanos} until cancelled. */
-    static ScheduledFuture<?> schedule(BoundedPool<?> pool, long periodNanos) {
-        Periodic task = new Periodic(pool);
-        ScheduledFuture<?> f = Holder.TIMER.scheduleWithFixedDelay(task, periodNanos,
-                periodNanos, TimeUnit.NANOSECONDS);
-        task.future = f;
-        return f;
+    /**
+     * Starts the timer thread again if tasks are scheduled and none runs. Called by the aging
+     * clock after each collection, so that even a thread lost where no catch of ours reaches is
+     * replaced without waiting for a new pool.
+     */
+    static void watch() {
+        if (!TASKS.isEmpty()) {
+            THREAD.ensureRunning();
+        }
     }
 
     /** Runs {@link BoundedPool#refillRequested()} once, soon, on the pool's lane. */
@@ -67,41 +100,70 @@ final class MaintenanceClock {
         }
     }
 
-    private static final class Periodic implements Runnable {
-        private final WeakReference<BoundedPool<?>> pool;
-        /** Set while a run of this task is queued on, or running in, the pool's lane. */
-        final AtomicBoolean pending = new AtomicBoolean();
-        /** Set right after scheduling; a run that sees null cannot have a collected pool yet. */
-        volatile ScheduledFuture<?> future;
-
-        Periodic(BoundedPool<?> pool) {
-            this.pool = new WeakReference<>(pool);
-        }
-
-        @Override
-        public void run() {
+    private static void run() {
+        long idleSince = System.nanoTime();
+        for (;;) {
             try {
-                BoundedPool<?> p = pool.get();
-                if (p == null) {
-                    ScheduledFuture<?> f = future;
-                    if (f != null) {
-                        f.cancel(false);
+                Thread.interrupted(); // see the class comment
+                long now = System.nanoTime();
+                long park = MAX_PARK_NANOS;
+                for (Periodic t : TASKS) {
+                    if (t.cancelled || t.pool.get() == null) {
+                        TASKS.remove(t);
+                        continue;
                     }
-                } else if (pending.compareAndSet(false, true)) {
-                    submit(p);
-                } else {
-                    Background.lane(p).retry(); // still queued: a worker may have failed to start
+                    long left = t.due - now;
+                    if (left <= 0) {
+                        t.due = now + t.periodNanos; // first: a failing fire waits a period
+                        left = t.periodNanos;
+                        t.fire();
+                    }
+                    park = Math.min(park, left);
                 }
+                if (!TASKS.isEmpty()) {
+                    idleSince = now;
+                } else if (now - idleSince >= TimeUnit.SECONDS.toNanos(IDLE_SECONDS)
+                        && THREAD.endIf(TASKS::isEmpty)) {
+                    return;
+                }
+                LockSupport.parkNanos(THREAD, park);
             } catch (Throwable e) {
-                try {
-                    Background.logFailure("the maintenance timer failed; it keeps running", e);
-                } catch (Throwable reportFailed) {
-                    // Not even the report could be made; a periodic task must never throw.
-                }
+                ClockThread.failed("the maintenance clock failed; it keeps running", e);
             }
         }
+    }
 
-        private void submit(BoundedPool<?> p) {
+    /** One pool's periodic maintenance: the handle its pool cancels at close. */
+    static final class Periodic {
+        final WeakReference<BoundedPool<?>> pool;
+        final long periodNanos;
+        /** When the next run is due ({@code System.nanoTime()}); the clock thread's alone. */
+        long due;
+        /** Set while a run of this task is queued on, or running in, the pool's lane. */
+        final AtomicBoolean pending = new AtomicBoolean();
+        volatile boolean cancelled;
+
+        Periodic(BoundedPool<?> pool, long periodNanos, long due) {
+            this.pool = new WeakReference<>(pool);
+            this.periodNanos = periodNanos;
+            this.due = due;
+        }
+
+        /** No run after this one: the clock forgets the task at its next turn. */
+        void cancel() {
+            cancelled = true;
+        }
+
+        /** Queues a run on the pool's lane, unless one is still queued or running. */
+        void fire() {
+            BoundedPool<?> p = pool.get();
+            if (p == null) {
+                return;
+            }
+            if (!pending.compareAndSet(false, true)) {
+                Background.lane(p).retry(); // still queued: a worker may have failed to start
+                return;
+            }
             try {
                 Background.lane(p).submit(() -> {
                     try {

@@ -29,11 +29,11 @@ final class ReportDelivery {
             } catch (LinkageError e) {
                 // A runtime image without the jdk.jfr module: say so once, not at every report.
                 flightRecorder = false;
-                LOG.log(System.Logger.Level.WARNING, "leak reports are not recorded for Flight "
-                        + "Recorder: the module jdk.jfr is not available (" + e + ")");
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "pool '" + pool + "': could not record a "
-                        + "leak report for Flight Recorder; it is still logged and counted", e);
+                warn("leak reports are not recorded for Flight Recorder: the module jdk.jfr is "
+                        + "not available (" + e + ")", null);
+            } catch (Throwable e) {
+                warn("pool '" + pool + "': could not record a leak report for Flight Recorder; "
+                        + "it is still logged and counted", e);
             }
         }
         try {
@@ -46,9 +46,21 @@ final class ReportDelivery {
             try {
                 listener.accept(report);
             } catch (Throwable e) {
-                LOG.log(System.Logger.Level.WARNING, "pool '" + pool + "': the onLeak listener "
-                        + "threw; the report was still logged and counted", e);
+                warn("pool '" + pool + "': the onLeak listener threw; the report was still "
+                        + "logged and counted", e);
             }
+        }
+    }
+
+    /**
+     * Logs a warning, or nothing: called where a failure is already being handled, so that a
+     * logging back-end that fails too (no memory to build the message) adds nothing more.
+     */
+    private static void warn(String message, Throwable failure) {
+        try {
+            LOG.log(System.Logger.Level.WARNING, message, failure);
+        } catch (Throwable e) {
+            // Nothing left to report with; the delivery goes on.
         }
     }
 }

@@ -24,6 +24,10 @@ import java.util.concurrent.locks.LockSupport;
  * from {@code IDLE} to {@code RETIRED} by compare-and-set and ends. One of the two
  * compare-and-sets wins: a job is never given to a worker that has ended (the giver then takes
  * another worker, or starts one), and a worker never ends with a job.
+ *
+ * <p>Interrupts. The workers belong to no caller: an interrupt sent to one from outside is
+ * cleared before each job and each park, so that it neither fails the next job's blocking calls
+ * nor turns the idle wait into a spin.
  */
 final class Workers {
     private static final int IDLE = 0;
@@ -90,6 +94,7 @@ final class Workers {
                 Runnable j = job;
                 job = null;
                 try {
+                    Thread.interrupted(); // an interrupt from outside is no job's business
                     if (j != null) {
                         j.run();
                     }
@@ -100,6 +105,7 @@ final class Workers {
             }
             long deadline = System.nanoTime() + keepAliveNanos;
             while (state.get() == IDLE) {
+                Thread.interrupted(); // else a pending interrupt makes every park below return at once
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     if (state.compareAndSet(IDLE, RETIRED)) {

@@ -89,8 +89,31 @@ final class HeapExhaustionApp {
         }
     }
 
+    /**
+     * Allocates until even small allocations fail; the caller keeps the heap full by holding
+     * what is returned.
+     */
+    static List<Object> fillTheHeap() {
+        List<Object> hog = new ArrayList<>();
+        try {
+            for (;;) {
+                hog.add(new long[1 << 16]);
+            }
+        } catch (OutOfMemoryError full) {
+            // the heap is full of large arrays
+        }
+        try {
+            for (;;) {
+                hog.add(new long[64]);
+            }
+        } catch (OutOfMemoryError full) {
+            // now even small allocations fail
+        }
+        return hog;
+    }
+
     /** Releases {@code n} objects from a thread that then ends, so that they sit idle. */
-    private static void idle(Pool<byte[]> pool, int n) throws InterruptedException {
+    static void idle(Pool<byte[]> pool, int n) throws InterruptedException {
         Thread t = new Thread(() -> {
             List<byte[]> held = new ArrayList<>();
             for (int i = 0; i < n; i++) {
@@ -104,21 +127,7 @@ final class HeapExhaustionApp {
 
     /** Fills the heap until allocation fails, and keeps it full through a series of collections. */
     private static void exhaustTheHeap() {
-        List<Object> hog = new ArrayList<>();
-        try {
-            for (;;) {
-                hog.add(new long[1 << 16]);
-            }
-        } catch (OutOfMemoryError full) {
-            // the heap is full: keep it so while collections run and the library's threads wake
-        }
-        try {
-            for (;;) {
-                hog.add(new long[64]);
-            }
-        } catch (OutOfMemoryError full) {
-            // now even small allocations fail
-        }
+        List<Object> hog = fillTheHeap();
         for (int i = 0; i < 50; i++) {
             System.gc();
             try {
