@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Concurrency. {@link #POOLS} is a lock-free queue of weak registrations: registering
  * never blocks on the clock, and a pool that became unreachable without {@code close()} is
- * forgotten at the next collection. Only the clock thread reads the queue and writes
+ * forgotten at the next collection. Registrations add to the queue and {@code close()} removes
+ * from it; only the clock thread walks it to age the pools, and only it writes
  * {@link #sentinel}. A registration's {@code pending} flag is set when its aging job is queued
  * and cleared when the job ends, so a pool that is slow to age gets one job, not one per
  * collection. The thread is started by the first registration and ends when it finds no

@@ -26,7 +26,7 @@ import java.lang.ref.WeakReference;
  * exactly one taker, and eviction cannot destroy an object an acquirer has won, nor hand one out
  * that eviction has won.
  *
- * <p>Fields other than {@link #state} are plain: each is written by the owner of the entry
+ * <p>{@link #item}, {@link #ref} and {@link #stamp} are plain: each is written by the owner of the entry
  * before the volatile write or CAS that gives the entry up, and read by the next owner after the
  * CAS that takes it, which orders them. {@link #item} holds the object strongly only while the
  * pool holds it (IDLE, or RESERVED by the pool); while BORROWED it is null, so that an object
@@ -36,7 +36,10 @@ import java.lang.ref.WeakReference;
  * too, but read racily by poppers of {@link BoundedEntryTable}: each is written only by the one
  * thread that pushes the entry on that kind of stack (the {@code idleQueued} flag, or ownership
  * of a FREE entry, makes it one), before the CAS on the head that publishes it, and a popper
- * that read a stale link fails its CAS on the versioned head.
+ * that read a stale link fails its CAS on the versioned head. The other fields are volatile:
+ * {@code idleQueued} (the idle stacks' membership flag, see {@link BoundedEntryTable}) and
+ * {@code borrow} (read by maintenance while the entry is borrowed, see
+ * {@link BoundedHeldTooLong}).
  *
  * <p>Where an entry is found. FREE entries are in the table's free stack (or about to be pushed
  * by, or popped by, their owner); IDLE ones are in one of its idle stacks, or about to be pushed

@@ -26,7 +26,8 @@ import java.util.function.Consumer;
  *
  * <p>Reports leave through the channels of leak reports ({@link ReportDelivery}): Flight
  * Recorder, the {@code io.github.stripedpool} logger, and the onLeak listener, called with no
- * lock held: held-too-long reports on the maintenance thread after its scan, return reports on
+ * lock held: held-too-long reports after a maintenance run's scan, on the worker that runs the
+ * pool's jobs ({@link Lane}), return reports on
  * the releasing thread after the object is back in the pool.
  */
 final class BoundedHeldTooLong {

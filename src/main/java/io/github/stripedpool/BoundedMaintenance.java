@@ -19,7 +19,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Races. Eviction claims an idle entry with the same CAS as an acquire (IDLE to RESERVED), so
  * it can never destroy an object just handed out, nor hand out one it destroys; having won, it
  * checks again as the owner, since the entry may have been borrowed and released in between.
- * Leak reclaiming is serialised by {@link #reclaimLock} (the leak thread and a run may both
+ * Leak reclaiming is serialised by {@link #reclaimLock} (a leak report and a run may both
  * reclaim); see {@link #reclaim}. {@link #refillPending} makes at most one requested refill wait
  * at a time.
  */
@@ -52,7 +52,11 @@ final class BoundedMaintenance {
     private volatile int epoch;
     private volatile long runs;
     private final AtomicBoolean refillPending = new AtomicBoolean();
-    /** Serialises {@link #reclaimLeaked()} between the leak thread and the maintenance thread. */
+    /**
+     * Serialises {@link #reclaimLeaked()} between a leak report and a maintenance run. Both are
+     * jobs of the pool's lane, which runs one at a time, except a leak report that found no
+     * worker: it then reclaims on the {@code striped-pool-leaks} thread itself.
+     */
     private final ReentrantLock reclaimLock = new ReentrantLock();
     private volatile MaintenanceClock.Periodic scheduled;
 
@@ -155,7 +159,7 @@ final class BoundedMaintenance {
         return maxIdleNanos > 0 && idle > minIdle && ep - e.stamp > idleEpochs;
     }
 
-    /** Asks for a refill to minIdle soon, on the maintenance thread. */
+    /** Asks for a refill to minIdle soon, as a job of the pool's lane (on a worker). */
     void requestRefill() {
         // Read before the CAS: acquirers call this, and a failing CAS still takes the line.
         if (minIdle > 0 && !refillPending.get() && !pool.isClosed()
@@ -164,7 +168,7 @@ final class BoundedMaintenance {
         }
     }
 
-    /** A refill asked for by {@link #requestRefill()}, on the maintenance thread. */
+    /** A refill asked for by {@link #requestRefill()}, on the pool's lane. */
     void refillRequested() {
         refillPending.set(false);
         refill();
@@ -206,7 +210,7 @@ final class BoundedMaintenance {
      * so its weak reference is cleared once the object is unreachable, which is before any
      * phantom reference to it (a leak tracker's) is enqueued. The destroy hook cannot run: the
      * object is gone. The object counts as released and dropped, so the accounting stays
-     * balanced. Runs on the leak thread and at each maintenance run.
+     * balanced. Runs after each leak report of the pool and at each maintenance run.
      *
      * @return the number of entries reclaimed
      */

@@ -2,7 +2,6 @@ package io.github.stripedpool;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.function.Predicate;
 
 /**
  * The bounded pool: at most {@code maxTotal} live objects, acquirers wait (with a timeout) when
@@ -47,14 +46,12 @@ import java.util.function.Predicate;
  * @param <T> the type of the pooled objects
  */
 final class BoundedPool<T> implements Pool<T>, LeakAware {
-    private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
 
     /** An acquire's start time before it was read from the clock. */
     private static final long NOT_STARTED = Long.MIN_VALUE;
 
     private final String name;
     /** Null when not set: read on the acquire path, where a null check spares a call. */
-    private final Predicate<? super T> validate;
     private final BoundedHooks<T> hooks;
     private final int maxTotal;
     private final int minIdle;
@@ -74,7 +71,6 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     private BoundedPool(PoolBuilder<T> b, String name, long starvationNanos) {
         this.name = name;
         this.waitQueue = new BoundedWaitQueue(starvationNanos);
-        this.validate = b.validate;
         this.maxTotal = b.maxTotal;
         this.minIdle = Math.max(0, b.minIdle);
         this.acquireTimeoutNanos = nanos(b.acquireTimeout != null
@@ -141,12 +137,12 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         }
         BoundedLocal l = threads.local();
         // With a validate hook the timeout starts now: it bounds the validations too.
-        long start = validate != null ? System.nanoTime() : NOT_STARTED;
+        long start = hooks.validate != null ? System.nanoTime() : NOT_STARTED;
         if (l != null) {
             BoundedEntry h = l.hint;
             if (h != null && h.state() == BoundedEntry.IDLE && h.cas(BoundedEntry.IDLE, BoundedEntry.BORROWED)) {
                 Object x = take(h);
-                if (validate == null || hooks.isValid(h, x)) {
+                if (hooks.validate == null || hooks.isValid(h, x)) {
                     l.privateHits++;
                     return (T) x;
                 }
@@ -170,7 +166,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             BoundedEntry e = table.takeIdle(home, l);
             if (e != null) {
                 Object x = take(e);
-                if (validate == null || hooks.isValid(e, x)) {
+                if (hooks.validate == null || hooks.isValid(e, x)) {
                     threads.count(l, table.stackOf(e) == home ? Counts.HIT_HOME : Counts.HIT_STOLEN);
                     BoundedThreads.hint(l, e);
                     return (T) x;
@@ -192,7 +188,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 return create(l);
             }
             Object x = take(e);
-            if (validate == null || hooks.isValid(e, x)) {
+            if (hooks.validate == null || hooks.isValid(e, x)) {
                 threads.count(l, Counts.HIT_STOLEN);
                 BoundedThreads.hint(l, e);
                 return (T) x;
@@ -310,10 +306,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                     + "The pool was not changed");
         }
         if (!e.cas(BoundedEntry.BORROWED, BoundedEntry.RESERVED)) {
-            throw new IllegalStateException("pool '" + name + "': a " + object.getClass().getTypeName()
-                    + (call.equals("release") ? " was released twice" : " was invalidated after "
-                    + "it was given back") + "; the second call was ignored. After release(x) or "
-                    + "invalidate(x), x belongs to the pool: drop every reference to it");
+            throw ReleaseChecks.givenBackTwice(name, call, object, "");
         }
         return e;
     }

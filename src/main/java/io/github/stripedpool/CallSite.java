@@ -29,6 +29,7 @@ final class CallSite extends Throwable {
             Lease.class.getName(),
             UnboundedPool.class.getName(),
             SampleCountdown.class.getName(),
+            ReleaseChecks.class.getName(),
     };
 
     /** Marks an event whose stack was not recorded; shared, never thrown, never printed. */
@@ -53,7 +54,7 @@ final class CallSite extends Throwable {
 
     /**
      * The recorded stack without the library's own frames on top. Synchronized because a site
-     * can be read by the thread that misused a pool and by the leak thread at once; it is read at
+     * can be read by the thread that misused a pool and by the job that reports its leak at once; it is read at
      * most a few times in its life.
      */
     synchronized StackTraceElement[] callerFrames() {

@@ -8,9 +8,11 @@ import java.lang.invoke.VarHandle;
  * private slot) and one per pool (aging, close, reaped threads). A {@link PrivateSlot} keeps its
  * owner's counters in fields of its own instead.
  *
- * <p>A private-slot cycle pays for two plain increments of its owner's own fields: the hit
- * ({@link #HIT_PRIVATE}) and the put ({@link #PUTS}). {@link #RELEASED} counts the releases that
- * did not go to a private slot; {@code released = RELEASED + PUTS}. Both sides of a cycle are
+ * <p>In the unbounded engine a private-slot cycle pays for two plain increments of its owner's
+ * own fields: the hit ({@link #HIT_PRIVATE}) and the put ({@link #PUTS}). {@link #RELEASED} there
+ * counts the releases that did not go to a private slot; {@code released = RELEASED + PUTS}.
+ * The bounded engine has no private slot: its {@link #RELEASED} counts every release and it
+ * never counts {@link #PUTS}. Both sides of a cycle are
  * counted where they happen, so acquisitions and releases balance exactly at quiescence, even in
  * the race where aging forgets an object its owner is taking (see {@link PrivateSlot}).
  *

@@ -5,10 +5,12 @@ import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * The one door to the JDK Flight Recorder events of pools, for code that must keep working on a
+ * The door to the JDK Flight Recorder events of pools, for code that must keep working on a
  * runtime without the module {@code jdk.jfr} (a jlink image, or the module path without
- * {@code --add-modules jdk.jfr}): the event classes are touched only here, inside a catch of
- * {@link LinkageError} that switches events off for good at the first failure. With no
+ * {@code --add-modules jdk.jfr}): the statistics, wait and factory-failure event classes are
+ * touched only here, inside a catch of {@link LinkageError} that switches events off for good at
+ * the first failure. Leak events are the exception: {@link ReportDelivery} emits
+ * {@link LeakEvent} itself, off the hot path, behind the same kind of catch. With no
  * recording running, each call costs a flag check and the event's own {@code isEnabled} check.
  *
  * <p>The periodic {@link PoolStatsEvent} is fed from {@link #POOLS}, a queue of weak references
@@ -121,7 +123,9 @@ final class FlightRecorderEvents {
 
     /**
      * Starts timing a wait of a bounded pool. Returns a token for {@link #waitEnded}, or null
-     * when no recording wants the event (the common case: nothing is allocated then).
+     * when no recording wants the event (the common case). The event is made before its
+     * {@code isEnabled()} check, as Flight Recorder requires; once compiled, escape analysis
+     * removes that allocation when the check fails, and only the interpreter makes it.
      */
     static Object waitStarted() {
         if (!available) {

@@ -2,8 +2,9 @@ package io.github.stripedpool;
 
 /**
  * A pool engine that wants to hear of its leaked objects. {@link LeakDetectingPool} calls
- * {@link #leaked} on the leak thread after it has reported a tracked object that died without
- * being released. A pool that counts its objects against a limit (a bounded pool) gives back the
+ * {@link #leaked} after it has reported a tracked object that died without being released, as a
+ * job of the pool's lane (on a {@code striped-pool-worker-N} thread; on the
+ * {@code striped-pool-leaks} thread itself only if no worker could be started). A pool that counts its objects against a limit (a bounded pool) gives back the
  * leaked object's share there, so that a leaking service degrades with warnings instead of
  * running out of objects and waiting forever. An unbounded pool has nothing to give back and
  * does not implement it.
@@ -14,7 +15,8 @@ package io.github.stripedpool;
 interface LeakAware {
     /**
      * The object of {@code report} was acquired from this pool, never released, and is garbage.
-     * Runs on the {@code striped-pool-leaks} thread; must be quick and must not block.
+     * Runs on a library thread (see above), never under a lock; must be quick and must not block,
+     * since the pool's other background jobs wait behind it.
      *
      * @param report what was leaked, by whom, from where
      */

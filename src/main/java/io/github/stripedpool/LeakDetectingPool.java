@@ -148,7 +148,7 @@ final class LeakDetectingPool<T> implements Pool<T> {
                 ? new CallSite("released here", Thread.currentThread().getName())
                 : CallSite.UNRECORDED;
         if (!t.markReleased(here)) {
-            throw doubleRelease(object, t);
+            throw doubleRelease(object, t, invalidate ? "invalidate" : "release");
         }
         try {
             giveBack(object, invalidate);
@@ -167,13 +167,10 @@ final class LeakDetectingPool<T> implements Pool<T> {
         }
     }
 
-    private IllegalStateException doubleRelease(T object, LeakTracker t) {
+    private IllegalStateException doubleRelease(T object, LeakTracker t, String call) {
         CallSite first = t.releasedAt();
-        IllegalStateException e = new IllegalStateException("pool '" + name + "': a "
-                + object.getClass().getTypeName() + " was released twice; this second release was "
-                + "ignored, the first one put it back in the pool. After release(x), x belongs "
-                + "to the pool: drop every reference to it. The cause is the first release's "
-                + "stack (recorded under PARANOID), the suppressed exception the acquisition's");
+        IllegalStateException e = ReleaseChecks.givenBackTwice(name, call, object,
+                ReleaseChecks.WITH_STACKS);
         if (first != null && first != CallSite.UNRECORDED) {
             first.callerFrames();
             e.initCause(first);
@@ -241,10 +238,10 @@ final class LeakDetectingPool<T> implements Pool<T> {
      *
      * @return whether {@code x} was tracked
      */
-    boolean releasedSampled(T x) {
+    boolean releasedSampled(T x, String call) {
         LeakTracker t = table.find(x);
         if (t != null && !t.markReleased(CallSite.UNRECORDED)) {
-            throw doubleRelease(x, t);
+            throw doubleRelease(x, t, call);
         }
         return t != null;
     }

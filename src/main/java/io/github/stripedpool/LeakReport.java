@@ -6,8 +6,9 @@ import java.util.Objects;
 
 /**
  * An object that was acquired from a pool and became garbage without being released: what it
- * was, who took it, when, and from where. Made on the pool's leak thread
- * ({@code striped-pool-leaks}) once the garbage collector has found the object unreachable, and
+ * was, who took it, when, and from where. Made in the background (on a
+ * {@code striped-pool-worker-N} thread) once the garbage collector has found the object
+ * unreachable, and
  * handed to the {@link PoolBuilder#onLeak(java.util.function.Consumer) listener}, to the
  * {@link System.Logger} {@code io.github.stripedpool} and to the JDK Flight Recorder.
  *

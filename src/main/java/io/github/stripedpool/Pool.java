@@ -200,7 +200,11 @@ public interface Pool<T> extends AutoCloseable {
     Lease<T> lease();
 
     /**
-     * A snapshot of the pool's counters. Counting costs the hot path no shared write; taking the
+     * A snapshot of the pool's counters. Counting costs a platform thread's hot path no shared
+     * write in an unbounded pool (its counters are fields of its own slot); threads without a
+     * slot of their own (virtual threads among them) add to their stripe's counters atomically.
+     * A bounded pool counts a platform thread's operations in fields of its own and a virtual
+     * thread's in striped atomic counters. Taking the
      * snapshot visits every stripe and every thread-private slot, so it is meant for monitoring,
      * not for every operation.
      *

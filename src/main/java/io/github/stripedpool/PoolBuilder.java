@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * </pre>
  * For each of the two settings, a value set on the builder wins; otherwise the system property
  * is used; otherwise the default ({@link LeakDetection#DISABLED}, and 1024). The properties are
- * read once, by {@link #build()}, which throws {@link IllegalArgumentException} naming the
+ * read at each {@link #build()} (a pool's setting is fixed when it is built), which throws {@link IllegalArgumentException} naming the
  * property if its value is not valid.
  *
  * @param <T> the type of the pooled objects
@@ -283,8 +283,10 @@ public final class PoolBuilder<T> {
      * Caps the number of live objects (idle and in use) and makes the pool <em>bounded</em>:
      * when all {@code maxTotal} objects are in use, {@link Pool#acquire()} waits, up to
      * {@link #acquireTimeout(Duration)}, and then throws {@link PoolTimeoutException}. Waiting
-     * threads are served in arrival order: a released object goes straight to the thread that
-     * has waited longest. Meant for expensive resources (connections, native handles); see
+     * threads are woken oldest first: a release wakes the thread that has waited longest, which
+     * competes for the object with threads acquiring at that moment, until it has waited 1 ms;
+     * from then on every release is handed straight to the oldest waiter until the queue drains.
+     * So no thread waits much longer than 1 ms plus the time objects are held. Meant for expensive resources (connections, native handles); see
      * {@code docs/bounded.md}.
      *
      * <p>A bounded pool keeps up to {@code maxTotal} objects idle, shrinks by

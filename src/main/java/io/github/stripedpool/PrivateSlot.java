@@ -304,10 +304,10 @@ abstract class PrivateSlotFields extends PadHead {
     /** Whether third parties may destroy what they take, so the owner must use CAS. */
     final boolean exact;
     /**
-     * Whether the owner's release may take the plain fast path: no destroy hook (not
-     * {@link #exact}) and no sampled leak detection. Under sampled leak detection (and no
-     * destroy hook) the release takes it too while {@link #leaks} is empty: an object that
-     * is tracked is in the table before it is handed out, so its holder never sees it empty.
+     * No destroy hook (not {@link #exact}) and no sampled leak detection ({@link #leaks} null).
+     * Read by the pool's acquire, which takes from a spare entry inline only in such a slot: a
+     * plain take, with no tracked object to account for. The release's fast path does not read
+     * it; it is open or closed through {@link #fastPut}.
      */
     final boolean plain;
     /** The pool's table of sampled leak detection, or null. */

@@ -51,13 +51,26 @@ final class ReleaseChecks {
                 + "': pass the object that acquire() returned");
     }
 
-    /** The exception of a release of an object that is already back in the pool. */
-    static IllegalStateException doubleRelease(String pool, Object x) {
+    /** What {@link #givenBackTwice} adds in the default mode, which sees only some of them. */
+    static final String SAME_THREAD_ONLY = "The default mode catches only a second release on "
+            + "the thread that released the object last, while it is still idle; "
+            + "leakDetection(PARANOID) catches every one, with the stack of the first release.";
+
+    /** What {@link #givenBackTwice} adds under leak detection, which attaches the stacks. */
+    static final String WITH_STACKS = "The cause is the first release's stack (recorded under "
+            + "PARANOID), the suppressed exception the acquisition's.";
+
+    /**
+     * The one text, for every engine and mode, of a {@code release} or {@code invalidate} of an
+     * object that is already back in the pool; {@code detail} says what the mode can tell more
+     * (empty: nothing).
+     */
+    static IllegalStateException givenBackTwice(String pool, String call, Object x, String detail) {
         return new IllegalStateException("pool '" + pool + "': a " + x.getClass().getTypeName()
-                + " was released twice: it is already back in the pool (this thread released it "
-                + "last, and it is still idle there). This second release was ignored. After "
-                + "release(x), x belongs to the pool: drop every reference to it. The default "
-                + "mode catches only a double release on the same thread; leakDetection(PARANOID) "
-                + "catches every one, with the stack of the first release");
+                + ("release".equals(call) ? " was released twice"
+                        : " was invalidated after it was already given back")
+                + "; this second " + call + "() was ignored and the pool was not changed. After "
+                + "release(x) or invalidate(x), x belongs to the pool: drop every reference to it."
+                + (detail.isEmpty() ? "" : " " + detail));
     }
 }

@@ -97,7 +97,7 @@ final class SampleCountdown<T> {
      * owner's next acquisition, which retires the tracker (see the class comment).
      */
     boolean releasedTracked(PrivateSlot s, T x) {
-        if (sampler.nothingTracked() || !sampler.releasedSampled(x)) {
+        if (sampler.nothingTracked() || !sampler.releasedSampled(x, "release")) {
             return false;
         }
         s.fastUntil = Long.MIN_VALUE; // the countdown itself is kept: the next acquire rebases

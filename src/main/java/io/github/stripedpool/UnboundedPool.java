@@ -56,7 +56,7 @@ import java.util.function.Consumer;
  *       A release racing close: in a pool with a destroy hook, the put is a CAS and is followed
  *       by a read of the flag (a Dekker pair with close's write of the flag and read of the
  *       slot), so the object is destroyed exactly once; without a destroy hook, a racing put
- *       may leave its object in the slot after close returned, and the owner's next call,
+ *       may leave its object in the slot after close returned, and the owner's next acquire,
  *       {@code stats()} or another {@code close()} forgets it (there is nothing to destroy).</li>
  *   <li><b>Aging.</b> Only {@link UnboundedAging} writes {@link #epoch}; it ages the stripes
  *       and the private slots and reaps the slots of dead threads (the next thread that starts
@@ -301,14 +301,14 @@ final class UnboundedPool<T> implements Pool<T> {
             throw ReleaseChecks.nullObject("invalidate", name);
         }
         if (sampler != null && !sampler.nothingTracked()) {
-            sampler.releasedSampled(object);
+            sampler.releasedSampled(object, "invalidate");
         }
         Thread t = Thread.currentThread();
         PrivateSlot s = table[index(t)];
         if (s == null || s.owner != t) {
             s = null; // a virtual thread, a collision, or closed: count in the pool's counters
         } else if (ReleaseChecks.twice(stripes, s, s.item, object)) {
-            throw ReleaseChecks.doubleRelease(name, object);
+            throw ReleaseChecks.givenBackTwice(name, "invalidate", object, ReleaseChecks.SAME_THREAD_ONLY);
         }
         hooks.invalidated(object, s, poolCounts);
     }
@@ -324,7 +324,7 @@ final class UnboundedPool<T> implements Pool<T> {
         // First: its report of a double release is richer.
         boolean tracked = sampler != null && sampling.releasedTracked(s, object);
         if (ReleaseChecks.twice(stripes, s, s.item, object)) {
-            throw ReleaseChecks.doubleRelease(name, object);
+            throw ReleaseChecks.givenBackTwice(name, "release", object, ReleaseChecks.SAME_THREAD_ONLY);
         }
         if (reset == null || hooks.resetOrDrop(object, s, null)) {
             if (tracked) {
@@ -344,7 +344,7 @@ final class UnboundedPool<T> implements Pool<T> {
             return;
         }
         if (sampler != null && !sampler.nothingTracked()) {
-            sampler.releasedSampled(object);
+            sampler.releasedSampled(object, "release");
         }
         if (virtual) {
             int home = Threads.stripeOf(t, mask);

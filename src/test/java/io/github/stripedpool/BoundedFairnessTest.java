@@ -61,8 +61,10 @@ class BoundedFairnessTest {
     @Test
     void noneOfManyWaitersOnOneObjectStarves() throws Exception {
         long[] waits = run(8, 1, 5_000);
-        System.out.printf("BoundedFairnessTest 8 threads / 1 object: longest wait %.3f ms%n",
-                Arrays.stream(waits).max().getAsLong() / 1e6);
+        long longest = Arrays.stream(waits).max().getAsLong();
+        System.out.printf("BoundedFairnessTest 8 threads / 1 object: longest wait %.3f ms%n", longest / 1e6);
+        // Seven waiters ahead, each served by a hand-off of a near-zero hold: still the bound.
+        assertWithinBound(longest);
     }
 
     /**

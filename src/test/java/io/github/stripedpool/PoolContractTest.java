@@ -84,7 +84,7 @@ class PoolContractTest {
 
     @EveryMode
     void reset_runsBeforeAReleasedObjectReachesAnotherThread(PoolMode mode) throws Exception {
-        Assumptions.assumeTrue(mode.hooks, "only pools with a reset hook promise a reset");
+        Assumptions.assumeTrue(mode.reset, "only pools with a reset hook promise a reset");
         try (Pool<Item> pool = mode.builder().build()) {
             List<Item> dirty = new ArrayList<>();
             for (int i = 0; i < 16; i++) {
@@ -130,19 +130,19 @@ class PoolContractTest {
         assertEquals(0, s.idle(), "a closed pool keeps nothing idle");
         assertEquals(0, s.inUse());
         assertEquals(s.created(), s.dropped(), "every object must be dropped once the pool is closed: " + s);
-        if (mode.hooks) {
+        if (mode.destroy) {
             assertTrue(idle.destroyed && inUse.destroyed, "close must destroy idle objects, and "
                     + "release after close must destroy the returned one");
             assertEquals(2, mode.destroys.get());
         }
         pool.close(); // idempotent
-        assertEquals(mode.hooks ? 2 : 0, mode.destroys.get(), "a second close destroyed again");
+        assertEquals(mode.destroy ? 2 : 0, mode.destroys.get(), "a second close destroyed again");
         assertEquals(pool.name(), s.name());
     }
 
     @EveryMode
     void close_destroysEveryIdleObjectExactlyOnce(PoolMode mode) throws Exception {
-        Assumptions.assumeTrue(mode.hooks, "only pools with a destroy hook can tell");
+        Assumptions.assumeTrue(mode.destroy, "only pools with a destroy hook can tell");
         Pool<Item> pool = mode.builder().build();
         List<Item> all = new ArrayList<>();
         for (int i = 0; i < 32; i++) {
@@ -210,7 +210,7 @@ class PoolContractTest {
             assertBalanced(s);
             assertEquals(16_000, s.acquired());
             assertEquals(16_000, s.released());
-            if (mode.hooks) {
+            if (mode.destroy) {
                 assertEquals(s.dropped(), mode.destroys.get(), "destroy calls vs dropped count: " + s);
             }
         }

@@ -14,7 +14,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * One kind of pool the contract suite runs over: the engine (unbounded or bounded), the level of
- * leak detection, and whether the pool has reset and destroy hooks. {@link #all()} lists every
+ * leak detection, and which of the standard hooks the pool has: none, a reset hook only (the
+ * build the README recommends), a destroy hook only, or both. {@link #all()} lists every
  * combination; {@link #builder(Supplier)} configures a builder accordingly.
  */
 final class PoolMode {
@@ -39,51 +40,60 @@ final class PoolMode {
 
     final boolean bounded;
     final LeakDetection leaks;
-    final boolean hooks;
-    /** Counts of the standard hooks (only when {@link #hooks}). */
+    /** Whether the pool has the standard reset hook. */
+    final boolean reset;
+    /** Whether the pool has the standard destroy hook. */
+    final boolean destroy;
+    /** Counts of the standard hooks (each stays 0 when its hook is not set). */
     final AtomicLong resets = new AtomicLong();
     final AtomicLong destroys = new AtomicLong();
 
-    private PoolMode(boolean bounded, LeakDetection leaks, boolean hooks) {
+    private PoolMode(boolean bounded, LeakDetection leaks, boolean reset, boolean destroy) {
         this.bounded = bounded;
         this.leaks = leaks;
-        this.hooks = hooks;
+        this.reset = reset;
+        this.destroy = destroy;
     }
 
     static List<PoolMode> all() {
         List<PoolMode> modes = new ArrayList<>();
-        for (boolean hooks : new boolean[] {false, true}) {
-            modes.addAll(modes(hooks));
+        for (boolean reset : new boolean[] {false, true}) {
+            for (boolean destroy : new boolean[] {false, true}) {
+                modes.addAll(modes(reset, destroy));
+            }
         }
         return modes;
     }
 
     static List<PoolMode> withoutStandardHooks() {
-        return modes(false);
+        return modes(false, false);
     }
 
-    private static List<PoolMode> modes(boolean hooks) {
+    private static List<PoolMode> modes(boolean reset, boolean destroy) {
         List<PoolMode> modes = new ArrayList<>();
         for (boolean bounded : new boolean[] {false, true}) {
             for (LeakDetection leaks : LeakDetection.values()) {
-                modes.add(new PoolMode(bounded, leaks, hooks));
+                modes.add(new PoolMode(bounded, leaks, reset, destroy));
             }
         }
         return modes;
     }
 
     /**
-     * A builder of this mode's kind of pool. With hooks, the reset clears {@link Item#data} and
-     * counts, the destroy marks the item destroyed and counts. Sampled leak detection tracks one
+     * A builder of this mode's kind of pool. The reset hook, if the mode has it, clears
+     * {@link Item#data} and counts; the destroy hook marks the item destroyed and counts. Sampled leak detection tracks one
      * acquisition in two, so both its tracked and its untracked paths run.
      */
     PoolBuilder<Item> builder(Supplier<Item> factory) {
         PoolBuilder<Item> b = configure(Pool.builder(factory).name("contract-" + this));
-        if (hooks) {
+        if (reset) {
             b.reset(x -> {
                 x.data = 0;
                 resets.incrementAndGet();
-            }).destroy(x -> {
+            });
+        }
+        if (destroy) {
+            b.destroy(x -> {
                 x.destroyed = true;
                 destroys.incrementAndGet();
             });
@@ -111,7 +121,7 @@ final class PoolMode {
     @Override
     public String toString() {
         return (bounded ? "bounded" : "unbounded") + "-" + leaks.name().toLowerCase()
-                + (hooks ? "-hooks" : "");
+                + (reset ? "-reset" : "") + (destroy ? "-destroy" : "");
     }
 
     /** A pooled object that tells who holds it and whether it was reset or destroyed. */
