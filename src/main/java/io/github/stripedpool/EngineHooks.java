@@ -46,13 +46,20 @@ final class EngineHooks<T> {
         this.destroy = b.destroy;
     }
 
-    /** A new object from the factory; a failure becomes an {@link ObjectCreationException}. */
+    /**
+     * A new object from the factory; a failure becomes an {@link ObjectCreationException}, an
+     * {@link Error} is rethrown as it is. Either is recorded for Flight Recorder, as in the
+     * bounded engine ({@link BoundedCapacity#make}).
+     */
     T create() {
         T x;
         try {
             x = factory.get();
-        } catch (Exception e) {
+        } catch (Throwable e) {
             FlightRecorderEvents.factoryFailed(name, e);
+            if (e instanceof Error) {
+                throw (Error) e;
+            }
             throw new ObjectCreationException("pool '" + name + "': the factory threw " + e
                     + "; nothing was taken from the pool, acquire() again to retry", e);
         }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Timeout;
 class FlightRecorderEventsTest {
 
     @Test
-    void aRecordingGetsPeriodicStatisticsFactoryFailuresAndLongWaits() throws Exception {
+    void aRecordingGetsPeriodicStatisticsFactoryFailuresOfBothEnginesAndLongWaits() throws Exception {
         Path file = Files.createTempFile("pool-events", ".jfr");
         List<RecordedEvent> events;
         try (Recording recording = new Recording()) {
@@ -35,9 +35,17 @@ class FlightRecorderEventsTest {
                  Pool<Object> failing = Pool.builder(() -> {
                      throw new IllegalStateException("no connection");
                  }).name("jfr-factory").build();
+                 Pool<Object> erring = Pool.builder(() -> {
+                     throw new StackOverflowError("thrown on purpose by a factory");
+                 }).name("jfr-factory-error").build();
+                 Pool<Object> boundedFailing = Pool.builder(() -> {
+                     throw new IllegalStateException("no connection either");
+                 }).name("jfr-factory-bounded").maxTotal(1).build();
                  Pool<Object> bounded = Pool.builder(Object::new).name("jfr-wait").maxTotal(1).build()) {
                 stats.release(stats.acquire());
                 assertThrows(ObjectCreationException.class, failing::acquire);
+                assertThrows(StackOverflowError.class, erring::acquire);
+                assertThrows(ObjectCreationException.class, boundedFailing::acquire);
                 Object only = bounded.acquire();
                 assertThrows(PoolTimeoutException.class, () -> bounded.acquire(Duration.ofMillis(20)));
                 bounded.release(only);
@@ -53,6 +61,12 @@ class FlightRecorderEventsTest {
             List<RecordedEvent> failures = named(events, FactoryFailureEvent.NAME, "jfr-factory");
             assertEquals(1, failures.size(), names(events));
             assertTrue(failures.get(0).getString("failure").contains("no connection"));
+            // Both engines record a failure, an Error as well as an exception.
+            List<RecordedEvent> errors = named(events, FactoryFailureEvent.NAME, "jfr-factory-error");
+            assertEquals(1, errors.size(), names(events));
+            assertTrue(errors.get(0).getString("failure").contains("StackOverflowError"));
+            assertEquals(1, named(events, FactoryFailureEvent.NAME, "jfr-factory-bounded").size(),
+                    names(events));
 
             List<RecordedEvent> waits = named(events, AcquireWaitEvent.NAME, "jfr-wait");
             assertEquals(1, waits.size(), names(events));
