@@ -105,7 +105,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     @Override
     public T acquire() {
-        return watched(acquireNanos(acquireTimeoutNanos));
+        return acquireNanos(acquireTimeoutNanos);
     }
 
     @Override
@@ -114,15 +114,20 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 "timeout is null: pass a Duration, e.g. Duration.ofSeconds(2)");
         // Non-positive means "do not wait": clamped to zero, because the wait's deadline
         // arithmetic (timeout minus time waited) would overflow near Long.MIN_VALUE.
-        return watched(acquireNanos(Math.max(0L, nanos(timeout))));
+        return acquireNanos(Math.max(0L, nanos(timeout)));
     }
 
-    /** Records where and when {@code x} was acquired, if the pool reports objects held too long. */
-    private T watched(T x) {
+    /**
+     * Hands {@code x}, just taken from {@code e}, to the caller; first records where and when,
+     * if the pool reports objects held too long. Every acquire path ends here with the entry it
+     * already has, so nothing is looked up again.
+     */
+    @SuppressWarnings("unchecked")
+    private T borrowed(BoundedEntry e, Object x) {
         if (heldTooLong != null) {
-            heldTooLong.borrowed(index.find(x), x);
+            heldTooLong.borrowed(e, x);
         }
-        return x;
+        return (T) x;
     }
 
     @Override
@@ -144,7 +149,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 Object x = take(h);
                 if (hooks.validate == null || hooks.isValid(h, x)) {
                     l.privateHits++;
-                    return (T) x;
+                    return borrowed(h, x);
                 }
             }
         }
@@ -169,7 +174,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 if (hooks.validate == null || hooks.isValid(e, x)) {
                     threads.count(l, table.stackOf(e) == home ? Counts.HIT_HOME : Counts.HIT_STOLEN);
                     BoundedThreads.hint(l, e);
-                    return (T) x;
+                    return borrowed(e, x);
                 }
                 waiting.checkDeadline(start, timeoutNanos);
                 continue;
@@ -191,7 +196,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             if (hooks.validate == null || hooks.isValid(e, x)) {
                 threads.count(l, Counts.HIT_STOLEN);
                 BoundedThreads.hint(l, e);
-                return (T) x;
+                return borrowed(e, x);
             }
             waiting.checkDeadline(start, timeoutNanos);
         }
@@ -223,7 +228,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         e.set(BoundedEntry.BORROWED);
         threads.count(l, Counts.MISS);
         BoundedThreads.hint(l, e);
-        return (T) x;
+        return borrowed(e, x);
     }
 
     // ---------------------------------------------------------------- release
