@@ -28,6 +28,8 @@ import org.openjdk.jcstress.infra.results.II_Result;
 public class BoundedPublishVsCloseReuseRace {
     private final AtomicInteger xDestroyed = new AtomicInteger();
     private final AtomicInteger yDestroyed = new AtomicInteger();
+    /** The thread whose destroy hook destroyed x (last): tells the sweeping actor it swept x. */
+    private volatile Thread xDestroyer;
     private final Object y = new Object();
     private final Object x;
     private final BoundedPool<Object> pool;
@@ -37,7 +39,12 @@ public class BoundedPublishVsCloseReuseRace {
         AtomicInteger[] counters = {xDestroyed, yDestroyed};
         Object[] objects = new Object[1];
         pool = (BoundedPool<Object>) Pool.builder(Object::new)
-                .destroy(o -> counters[o == objects[0] ? 0 : 1].incrementAndGet())
+                .destroy(o -> {
+                    if (o == objects[0]) {
+                        xDestroyer = Thread.currentThread();
+                    }
+                    counters[o == objects[0] ? 0 : 1].incrementAndGet();
+                })
                 .maxTotal(1).name("race").build();
         x = pool.acquire();
         objects[0] = x;
@@ -51,11 +58,14 @@ public class BoundedPublishVsCloseReuseRace {
         pool.publish(e, x, e.stamp);
     }
 
-    /** Close's sweep of the idle entry, then a creation reusing the freed entry for y. */
+    /**
+     * Close's own sweep of the entry ({@link BoundedPool#sweep}, what {@code close()} runs on
+     * every entry), then, if the sweep took it, a creation reusing the freed entry for y.
+     */
     @Actor
     public void sweepAndReuse() {
-        if (e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
-            Hooks.rethrow(pool.hooks().destroyOwned(e, e.item));
+        Hooks.rethrow(pool.sweep(e, null));
+        if (xDestroyer == Thread.currentThread()) { // the sweep destroyed x: e is free again
             BoundedEntry f = pool.table().claimFree(); // the only entry: e, FREE again
             f.ref = new BoundedEntry.ObjectRef(y, 0L);
             f.item = y;

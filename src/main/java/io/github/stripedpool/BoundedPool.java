@@ -403,13 +403,23 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         Throwable fatal = null;
         // A release racing this loop either is seen here or sees closed (publish).
         for (BoundedEntry e : table.array()) {
-            if (e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
-                fatal = Hooks.fatal(fatal, hooks.destroyOwned(e, e.item));
-            }
+            fatal = sweep(e, fatal);
         }
         maintenance.stop();
         FlightRecorderEvents.poolClosed();
         Hooks.rethrow(fatal);
+    }
+
+    /**
+     * Close's sweep of one entry: if it is idle, takes it (IDLE to RESERVED, the same CAS as an
+     * acquire) and destroys its object. Returns {@code fatal}, or the first
+     * {@link VirtualMachineError} of the destroy hook if there was none.
+     */
+    Throwable sweep(BoundedEntry e, Throwable fatal) {
+        if (e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
+            return Hooks.fatal(fatal, hooks.destroyOwned(e, e.item));
+        }
+        return fatal;
     }
 
     @Override
