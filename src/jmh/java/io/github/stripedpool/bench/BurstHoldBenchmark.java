@@ -1,7 +1,6 @@
 package io.github.stripedpool.bench;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -97,7 +96,7 @@ public class BurstHoldBenchmark {
             counters.creations++;
         }
         Payload.touch(p, bh);
-        LockSupport.parkNanos(holdNanos);
+        BlockingHold.park(holdNanos);
         peer.release(p);
         counters.cycles++;
         return p;

@@ -14,7 +14,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -247,7 +246,7 @@ public final class ConnectionPoolShape {
                     perThread.incrementAndGet(me);
                 }
                 if (hold > 0) {
-                    LockSupport.parkNanos(hold);
+                    BlockingHold.park(hold);
                 }
                 if (tokens > 0) {
                     Blackhole.consumeCPU(tokens);
