@@ -56,6 +56,8 @@ final class AgingClock {
     static volatile boolean watchMaintenance;
     /** Clock thread only. Strongly held so that the reference itself survives until enqueued. */
     private static Reference<Object> sentinel;
+    /** Clock thread only: idle checks in a row that found the sentinel cleared ({@link #sentinelLost}). */
+    private static int clearedChecks;
 
     private AgingClock() {
     }
@@ -113,9 +115,13 @@ final class AgingClock {
             sentinel = new WeakReference<>(new Object(), COLLECTIONS);
         }
         Reference<?> cleared = COLLECTIONS.remove(IDLE_CHECK_MILLIS);
+        if (cleared == null && sentinelLost()) {
+            cleared = sentinel;
+        }
         if (cleared != null) {
             if (cleared == sentinel) {
                 sentinel = null; // armed again at the next turn
+                clearedChecks = 0;
             }
             ageAll(System.nanoTime());
             if (watchMaintenance) {
@@ -123,6 +129,38 @@ final class AgingClock {
             }
         }
         return !endIfIdle();
+    }
+
+    /**
+     * Whether the sentinel was cleared by a collection but will never be seen in the queue: it
+     * was cleared at two idle checks in a row (the JVM enqueues a cleared reference within
+     * milliseconds) and is not in the queue. A throwable that left {@link #tick} between the
+     * queue's hand-over and {@code sentinel = null} (see {@link ClockThread} for how one can
+     * pass a catch) would otherwise leave an armed-looking sentinel that no collection
+     * delivers again: no pool would ever age. The collection it missed is then counted now.
+     */
+    private static boolean sentinelLost() {
+        Reference<Object> s = sentinel;
+        if (s == null || !s.refersTo(null)) {
+            clearedChecks = 0;
+            return false;
+        }
+        return ++clearedChecks >= 2;
+    }
+
+    /** The clock's state, for a test's failure report. */
+    static String describe() {
+        StringBuilder b = new StringBuilder("aging clock: sentinel ");
+        Reference<Object> s = sentinel;
+        b.append(s == null ? "unarmed" : s.refersTo(null) ? "cleared" : "armed")
+                .append(", cleared checks ").append(clearedChecks);
+        for (Registration r : POOLS) {
+            UnboundedPool<?> p = r.get();
+            b.append("; pool ").append(p == null ? "(collected)" : p.name()).append(" pending ")
+                    .append(r.pending.get()).append(p == null ? "" : ", lane idle " + Background.lane(p).idle() + ", "
+                            + p.describeAging());
+        }
+        return b.toString();
     }
 
     private static boolean endIfIdle() {
@@ -139,6 +177,11 @@ final class AgingClock {
             if (pool == null) {
                 it.remove();
             } else if (r.pending.compareAndSet(false, true)) {
+                submit(r, pool, now);
+            } else if (Background.lane(pool).idle() && r.pending.get()) {
+                // Flagged but neither queued nor running (the lane idle, read first, and the flag
+                // still set, which a finished job clears before it leaves the lane): the job was
+                // lost between the flag and the queue, where no catch of ours ran. Queue it now.
                 submit(r, pool, now);
             } else {
                 Background.lane(pool).retry(); // still queued: a worker may have failed to start

@@ -1,28 +1,43 @@
 package io.github.stripedpool;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One pool's background jobs, run one at a time in submission order on the library's shared
  * workers (see {@link Background}).
  *
- * <p>Concurrency. {@link #draining} is true while a worker owns the lane: set by the
- * compare-and-set in {@link #schedule}, cleared by that worker when it finds the queue empty.
- * After clearing it the worker looks at the queue again, so a job submitted between its last
- * poll and the clear is not stranded: either the submitter's compare-and-set sees false and
- * starts a worker, or the old worker sees the job and takes the lane back. Hence every submitted
- * job runs, and no two jobs of a lane run at once.
+ * <p>Concurrency. {@link #owner} says who holds the lane: null while nobody does; a
+ * {@link Scheduled} token from the moment {@link #schedule} wins it by compare-and-set until the
+ * worker it started takes it over in {@link #drain}; then that worker's thread, until it finds
+ * the queue empty and sets null. After setting null the worker looks at the queue again, so a
+ * job submitted between its last poll and the release is not stranded: either the submitter's
+ * compare-and-set sees null and starts a worker, or the old worker sees the job and takes the
+ * lane back. Every change of owner is a compare-and-set from the value the changer holds, so no
+ * two threads hold the lane at once, and no two jobs of a lane run at once.
  *
  * <p>Failure. A job that throws anything is logged and the lane goes on with the next one; a
  * catch block that does any work (a report) sits in a try of its own whose catch is empty,
- * because even a call can fail when the heap is exhausted, and nothing may escape. If no
- * worker thread can be started (an {@link OutOfMemoryError} while creating one), the lane is
- * released and the jobs stay queued; the next submission, or {@link #retry()}, tries again.
+ * because even a call can fail when the heap is exhausted, and nothing may escape. If no worker
+ * thread can be started (an {@link OutOfMemoryError} while creating one), the lane is released
+ * and the jobs stay queued; the next submission, or {@link #retry()}, tries again. A throwable
+ * can also leave {@link #drain} past the catch of {@link #run(Job)} (HotSpot throws an
+ * {@link OutOfMemoryError} out of a compiled frame without running its handlers when it cannot
+ * allocate the frame's objects back; see {@link ClockThread}), and a worker can die before it
+ * takes the lane over. So {@link #retry()}, which the clocks call when a job of theirs is still
+ * pending at its next due time, releases a lane whose owner is a thread that is no longer alive,
+ * or a token that no worker took over within {@link #TAKE_OVER_NANOS}; a worker that shows up
+ * after its token was given up finds the lane no longer its own and leaves. The jobs stay
+ * queued for the next worker: a lane is never held by nobody for good.
  */
 final class Lane {
+    /** How long a started worker may take to take its lane over before it is given up for lost. */
+    static final long TAKE_OVER_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     private final ConcurrentLinkedQueue<Job> jobs = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean draining = new AtomicBoolean();
+    /** Null, a {@link Scheduled} token, or the thread draining: see the class comment. */
+    private final AtomicReference<Object> owner = new AtomicReference<>();
 
     /** A job with the words that name it in a failure report. */
     private static final class Job {
@@ -33,6 +48,11 @@ final class Lane {
             this.body = body;
             this.what = what;
         }
+    }
+
+    /** The lane's owner between {@link #schedule} and the worker's take-over. */
+    private static final class Scheduled {
+        final long since = System.nanoTime();
     }
 
     /**
@@ -49,22 +69,46 @@ final class Lane {
     /**
      * Starts a worker if jobs are queued and none runs: after a failure to start one, the jobs
      * wait for this (or for the next submission). Clocks call it when a job they queued is
-     * still pending at its next due time.
+     * still pending at its next due time; it also releases a lane whose owner was lost (see the
+     * class comment).
      */
     void retry() {
-        if (!jobs.isEmpty()) {
-            schedule();
+        if (jobs.isEmpty()) {
+            return;
         }
+        Object o = owner.get();
+        if (o instanceof Thread ? !((Thread) o).isAlive()
+                : o instanceof Scheduled && System.nanoTime() - ((Scheduled) o).since > TAKE_OVER_NANOS) {
+            owner.compareAndSet(o, null);
+        }
+        schedule();
+    }
+
+    /**
+     * No job queued and none running: a clock whose job flag says "queued" while this holds has
+     * lost its job (it failed between setting the flag and queueing) and submits again.
+     */
+    boolean idle() {
+        return owner.get() == null && jobs.isEmpty();
     }
 
     private void schedule() {
-        if (!draining.compareAndSet(false, true)) {
+        if (owner.get() != null) {
+            return;
+        }
+        Scheduled token;
+        try {
+            token = new Scheduled();
+        } catch (Throwable e) {
+            return; // no memory for the token: the jobs wait for the next submission or retry
+        }
+        if (!owner.compareAndSet(null, token)) {
             return;
         }
         try {
-            Background.startWorker(this::drain);
+            Background.startWorker(() -> drain(token));
         } catch (Throwable e) {
-            draining.set(false);
+            owner.compareAndSet(token, null);
             try {
                 Background.logFailure("no thread could be started for background work of the "
                         + "pool; it is retried at the next job", e);
@@ -74,16 +118,24 @@ final class Lane {
         }
     }
 
-    private void drain() {
-        for (;;) {
-            Job job;
-            while ((job = jobs.poll()) != null) {
-                run(job);
+    private void drain(Scheduled token) {
+        Thread me = Thread.currentThread();
+        if (!owner.compareAndSet(token, me)) {
+            return; // given up for lost meanwhile: another worker has the lane, or will
+        }
+        try {
+            for (;;) {
+                Job job;
+                while ((job = jobs.poll()) != null) {
+                    run(job);
+                }
+                owner.set(null);
+                if (jobs.isEmpty() || !owner.compareAndSet(null, me)) {
+                    return;
+                }
             }
-            draining.set(false);
-            if (jobs.isEmpty() || !draining.compareAndSet(false, true)) {
-                return;
-            }
+        } catch (Throwable e) {
+            owner.compareAndSet(me, null); // the jobs left wait for the next submission or retry
         }
     }
 

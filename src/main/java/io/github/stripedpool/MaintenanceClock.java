@@ -161,8 +161,13 @@ final class MaintenanceClock {
                 return;
             }
             if (!pending.compareAndSet(false, true)) {
-                Background.lane(p).retry(); // still queued: a worker may have failed to start
-                return;
+                Lane lane = Background.lane(p);
+                if (!lane.idle() || !pending.get()) {
+                    lane.retry(); // still queued: a worker may have failed to start
+                    return;
+                }
+                // Flagged but neither queued nor running: lost before it was queued (see
+                // AgingClock.ageAll); queue it again below.
             }
             try {
                 Background.lane(p).submit(() -> {

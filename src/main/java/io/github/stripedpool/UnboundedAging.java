@@ -10,7 +10,7 @@ import java.util.function.Consumer;
  *
  * <p>Aging. The {@link AgingClock} calls {@link #onGarbageCollection} after each garbage
  * collection it sees, from a background thread that is not always the same one; tests call it
- * directly. A cycle is claimed by compare-and-set of {@link #aging}, so two cycles of one pool
+ * directly. A cycle is claimed by compare-and-set of {@link #agingBy}, so two cycles of one pool
  * never run at once, and only a cycle writes the pool's epoch. A stripe object carries the epoch
  * of its push: a victim once the epoch moved on, dropped when two epochs old. A private slot is
  * aged by its put counter: an object in a slot whose puts did not move through a whole cycle is
@@ -35,7 +35,7 @@ final class UnboundedAging {
 
     static {
         try {
-            AGING = MethodHandles.lookup().findVarHandle(UnboundedAging.class, "aging", int.class);
+            AGING = MethodHandles.lookup().findVarHandle(UnboundedAging.class, "agingBy", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -44,14 +44,28 @@ final class UnboundedAging {
     private final UnboundedPool<?> pool;
     private final long intervalNanos;
     private volatile long cycles;
-    /** 1 while an aging cycle runs; claimed by CAS so that two callers never age at once. */
-    private volatile int aging;
-    /** Written only while {@link #aging} is held. */
+    /**
+     * The thread running an aging cycle, null while none runs; claimed by CAS so that two
+     * callers never age at once. Cleared in a {@code finally}, which a throwable can pass when
+     * the heap is exhausted (see {@link ClockThread}): a claim left behind by the calling thread
+     * itself, or by a thread that is no longer alive, cannot be a cycle in progress, and is taken
+     * over, so that a pool never stops aging for good.
+     */
+    private volatile Thread agingBy;
+    /** Written only while {@link #agingBy} is held. */
     private long lastNanos = System.nanoTime();
 
     UnboundedAging(UnboundedPool<?> pool, long intervalNanos) {
         this.pool = pool;
         this.intervalNanos = intervalNanos;
+    }
+
+    /** The aging state, for a test's failure report. */
+    String describe() {
+        Thread t = agingBy;
+        return "cycles " + cycles + ", aging by " + (t == null ? "none" : t.getName()
+                + (t.isAlive() ? "" : " (dead)")) + ", last cycle " + (System.nanoTime() - lastNanos) / 1_000_000
+                + " ms ago";
     }
 
     /** Aging cycles run so far. */
@@ -64,7 +78,12 @@ final class UnboundedAging {
         if (pool.closed || now - lastNanos < intervalNanos) {
             return;
         }
-        if (!AGING.compareAndSet(this, 0, 1)) {
+        Thread me = Thread.currentThread();
+        Thread holder = agingBy;
+        if (holder != null && (holder == me || !holder.isAlive())) {
+            AGING.compareAndSet(this, holder, null); // left behind: see agingBy
+        }
+        if (!AGING.compareAndSet(this, null, me)) {
             return;
         }
         Throwable err;
@@ -72,7 +91,7 @@ final class UnboundedAging {
             lastNanos = now;
             err = age();
         } finally {
-            aging = 0;
+            agingBy = null;
         }
         EngineHooks.rethrowVmError(err);
     }

@@ -70,9 +70,10 @@ final class HeapExhaustionApp {
 
     /** The library's threads and what each is doing, for a failure report. */
     static String libraryThreads() {
-        StringBuilder b = new StringBuilder("the library's threads:");
+        StringBuilder b = new StringBuilder(AgingClock.describe()).append("\nthe library's threads:");
         Thread.getAllStackTraces().forEach((t, stack) -> {
-            if (t.getName().startsWith(Background.THREAD_PREFIX)) {
+            // The JVM's own "Reference Handler" too: every clock depends on its queues.
+            if (t.getName().startsWith(Background.THREAD_PREFIX) || t.getName().equals("Reference Handler")) {
                 b.append("\n  ").append(t.getName()).append(' ').append(t.getState());
                 for (StackTraceElement e : stack) {
                     b.append("\n    at ").append(e);
