@@ -20,6 +20,10 @@ public final class TestSupport {
     public static final class LeakReports implements Consumer<LeakReport> {
         private final LeakTesting.Reports reports = new LeakTesting.Reports();
 
+        /** A listener that has received no report yet. */
+        public LeakReports() {
+        }
+
         @Override
         public void accept(LeakReport r) {
             reports.accept(r);

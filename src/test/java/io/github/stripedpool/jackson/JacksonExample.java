@@ -1,6 +1,5 @@
 package io.github.stripedpool.jackson;
 
-import io.github.stripedpool.LeakDetection;
 // jackson:begin
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,19 +21,3 @@ class JacksonExample {
     }
 }
 // jackson:end
-
-/** The settings example of docs/jackson.md. */
-final class JacksonSettingsExample {
-    private JacksonSettingsExample() {
-    }
-
-    static StripedRecyclerPool recyclers() {
-        // jackson-settings:begin
-        StripedRecyclerPool recyclers = StripedRecyclerPool.newPool(builder -> builder
-                .name("api-json")                                  // in stats, logs and leak reports
-                .maxIdle(256)                                      // idle recyclers kept at most
-                .leakDetection(LeakDetection.SAMPLED));            // parsers never closed
-        // jackson-settings:end
-        return recyclers;
-    }
-}

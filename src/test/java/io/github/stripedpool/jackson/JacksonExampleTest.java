@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /** The examples of docs/jackson.md compile, run, and are on the page verbatim. */
 class JacksonExampleTest {
     private static final Path PAGE = Path.of("docs/jackson.md");
-    private static final Path SOURCE = Path.of("src/test/java/io/github/stripedpool/jackson/JacksonExample.java");
+    private static final Path SOURCES = Path.of("src/test/java/io/github/stripedpool/jackson");
 
     @Test
     void theExampleRoundTripsThroughOneRecycler() throws Exception {
@@ -51,14 +51,15 @@ class JacksonExampleTest {
     @Test
     void thePageShowsBothExamplesVerbatim() throws IOException {
         String page = Files.readString(PAGE, StandardCharsets.UTF_8);
-        List<String> lines = Files.readAllLines(SOURCE, StandardCharsets.UTF_8);
         for (String marker : List.of("jackson", "jackson-settings")) {
+            Path source = SOURCES.resolve(marker.equals("jackson") ? "JacksonExample.java" : "JacksonSettingsExample.java");
+            List<String> lines = Files.readAllLines(source, StandardCharsets.UTF_8);
             int begin = indexOf(lines, "// " + marker + ":begin");
             int end = indexOf(lines, "// " + marker + ":end");
             assertTrue(begin >= 0 && end > begin, marker + " markers missing or out of order");
             String block = String.join("\n", lines.subList(begin + 1, end)).stripIndent().strip();
             assertTrue(page.contains("```java\n" + block + "\n```"),
-                    PAGE + " must show the " + marker + " block of " + SOURCE + " verbatim, as a java code block");
+                    PAGE + " must show the " + marker + " block of " + source + " verbatim, as a java code block");
         }
     }
 
