@@ -239,11 +239,20 @@ public final class StripedRecyclerPool implements RecyclerPool<BufferRecycler> {
      * Serialized as a {@link NewPool}: a factory or mapper that is serialized and read back gets
      * a new, empty pool with the same name and otherwise default settings (the settings callback
      * is code, not data).
+     *
+     * @return the serial form: the pool's name
      */
     private Object writeReplace() {
         return new NewPool(pool.name());
     }
 
+    /**
+     * Refuses a stream that holds this class itself rather than its {@link NewPool}: only a
+     * forged stream can.
+     *
+     * @param in the stream
+     * @throws InvalidObjectException always
+     */
     private void readObject(ObjectInputStream in) throws InvalidObjectException {
         throw new InvalidObjectException("a StripedRecyclerPool is serialized as its replacement only");
     }
