@@ -24,7 +24,7 @@ class JacksonAgingTest {
     private static final int BURST = 24;
 
     @Test
-    void theRecyclersOfABurstAreDroppedAfterTwoAgingCyclesWithoutUse() throws Exception {
+    void theRecyclersOfABurstAreDroppedByAgingOnceNobodyUsesThem() throws Exception {
         StripedRecyclerPool pool = StripedRecyclerPool.newPool(
                 b -> b.name("json-burst").agingInterval(Duration.ZERO));
         try {
@@ -58,7 +58,9 @@ class JacksonAgingTest {
             TestSupport.gcUntil("the idle recyclers of the burst dropped by aging: " + pool.stats(),
                     () -> pool.pooledCount() == 0);
             PoolStats aged = pool.stats();
-            assertTrue(aged.agingCycles() >= cycles + 2, "dropped before two aging cycles: " + aged);
+            // By the second cycle after their release; the burst's threads have died, and the
+            // recyclers of a dead thread's slot may already be victims before the first cycle.
+            assertTrue(aged.agingCycles() > cycles, "dropped without an aging cycle: " + aged);
             assertEquals(BURST, aged.dropped(), aged.toString());
             // and the pool still serves: a new parse creates one recycler
             try (JsonParser p = factory.createParser(json)) {

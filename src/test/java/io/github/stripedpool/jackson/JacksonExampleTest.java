@@ -63,6 +63,17 @@ class JacksonExampleTest {
         }
     }
 
+    @Test
+    void thePageStatesTheDefaultsTheCodeHas() throws IOException {
+        String page = Files.readString(PAGE, StandardCharsets.UTF_8);
+        int perProcessor = 16;
+        int atLeast = 64;
+        assertEquals(Math.max(atLeast, perProcessor * Runtime.getRuntime().availableProcessors()),
+                StripedRecyclerPool.DEFAULT_MAX_IDLE);
+        assertTrue(page.contains("`maxIdle` of " + perProcessor + " per processor (" + atLeast + " at least), the name `"
+                + StripedRecyclerPool.DEFAULT_NAME + "`"), PAGE + " no longer states the default settings");
+    }
+
     private static int indexOf(List<String> lines, String marker) {
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).strip().equals(marker)) {
