@@ -4,7 +4,8 @@
  * <p>The whole public API lives in {@link io.github.stripedpool}: start with
  * {@link io.github.stripedpool.Pool#builder(java.util.function.Supplier)}. Two optional
  * integrations sit beside it: {@link io.github.stripedpool.jmx} (an MBean per pool, on request)
- * and {@link io.github.stripedpool.micrometer} (a Micrometer {@code MeterBinder}).
+ * and {@link io.github.stripedpool.micrometer} (a Micrometer {@code MeterBinder}); and
+ * {@link io.github.stripedpool.jackson} plugs a pool into Jackson as its buffer recycler pool.
  */
 module io.github.stripedpool {
     // Optional: leak events are recorded for Flight Recorder when the runtime has jdk.jfr and
@@ -19,7 +20,12 @@ module io.github.stripedpool {
     // module, requires micrometer.core itself. Not transitive: javac would then look for the
     // module when compiling every module that requires this one, Micrometer or not.
     requires static micrometer.core;
+    // Optional: only io.github.stripedpool.jackson uses it; an application that gives a
+    // JsonFactory this pool brings jackson-core and, as a module, requires it itself. Not
+    // transitive, for the reason given for micrometer.core.
+    requires static com.fasterxml.jackson.core;
     exports io.github.stripedpool;
+    exports io.github.stripedpool.jackson;
     exports io.github.stripedpool.jmx;
     exports io.github.stripedpool.micrometer;
 }

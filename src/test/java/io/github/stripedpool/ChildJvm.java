@@ -28,11 +28,17 @@ final class ChildJvm {
 
     /** As {@link #run(Class, long, String...)}, on the JDK at {@code jdk}. */
     static String run(Path jdk, Class<?> main, long timeoutSeconds, String... jvmArgs) throws Exception {
+        return run(jdk, classPath(), main, timeoutSeconds, jvmArgs);
+    }
+
+    /** As {@link #run(Path, Class, long, String...)}, on the class path {@code classPath}. */
+    static String run(Path jdk, String classPath, Class<?> main, long timeoutSeconds, String... jvmArgs)
+            throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(jdk.resolve("bin").resolve("java").toString());
         cmd.addAll(List.of(jvmArgs));
         cmd.add("-cp");
-        cmd.add(classPath());
+        cmd.add(classPath);
         cmd.add(main.getName());
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out;
