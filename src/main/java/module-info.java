@@ -20,6 +20,7 @@ module io.github.stripedpool {
     // module when compiling every module that requires this one, Micrometer or not.
     requires static micrometer.core;
     exports io.github.stripedpool;
+    exports io.github.stripedpool.buffer;
     exports io.github.stripedpool.jmx;
     exports io.github.stripedpool.micrometer;
 }
