@@ -109,7 +109,8 @@ public final class BufferPoolBuilder<B> {
      * borrower ever reads what the previous one wrote (the class of bug that leaked one
      * request's data into another's response in some servers). It costs a pass over the whole
      * buffer at each release. Off by default: code that writes before it reads, and reads only
-     * what it wrote, does not need it. A buffer the pool drops is not zeroed.
+     * what it wrote, does not need it. Oversized buffers, which the pool never keeps,
+     * are not zeroed.
      *
      * @param zero true to zero every buffer the pool keeps; default false
      * @return this builder
