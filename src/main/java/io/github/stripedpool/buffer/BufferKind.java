@@ -34,8 +34,11 @@ abstract class BufferKind<B> {
     /** Sets up an acquired buffer for a request of {@code size} bytes. */
     abstract B handOut(B buffer, int size);
 
-    /** Frees a dropped buffer's memory now where the kind allows it; null if the GC does it. */
-    java.util.function.Consumer<B> freer() {
+    /**
+     * Frees a dropped buffer's memory now where the kind allows it and {@code atOnce} asks for
+     * it; null if the collector does it.
+     */
+    java.util.function.Consumer<B> freer(boolean atOnce) {
         return null;
     }
 
@@ -123,8 +126,8 @@ abstract class BufferKind<B> {
         }
 
         @Override
-        java.util.function.Consumer<ByteBuffer> freer() {
-            return direct && DirectMemory.freesAtOnce() ? DirectMemory::free : null;
+        java.util.function.Consumer<ByteBuffer> freer(boolean atOnce) {
+            return direct && atOnce && DirectMemory.freesAtOnce() ? DirectMemory::free : null;
         }
     }
 }

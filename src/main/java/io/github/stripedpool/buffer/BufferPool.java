@@ -60,7 +60,8 @@ import java.util.function.Consumer;
  * exhaust {@code -XX:MaxDirectMemorySize}. This uses {@code sun.misc.Unsafe.invokeCleaner}
  * from module {@code jdk.unsupported}; where that module is not present (on the module path,
  * add {@code --add-modules jdk.unsupported}), a warning is logged once and the garbage collector
- * frees them. A consequence: <b>a direct buffer must not be touched after its release</b>, nor
+ * frees them ({@link BufferPoolBuilder#freeOnDrop(boolean)} says more, and how to opt out). A
+ * consequence: <b>a direct buffer must not be touched after its release</b>, nor
  * released twice; either may then read or write freed memory and crash the JVM. Test with
  * {@link LeakDetection#PARANOID} to catch double releases.
  *
@@ -74,6 +75,8 @@ public final class BufferPool<B> implements AutoCloseable {
     private final SizeClasses sizes;
     private final Pool<B>[] classes;
     private final int maxClass;
+    /** Frees a dropped buffer at once; null if the collector frees it (heap, or not wanted). */
+    private final Consumer<B> freer;
     /** Oversized buffers are rare by design: an adder keeps their count off any shared line. */
     private final LongAdder oversizedAcquired = new LongAdder();
     private final LongAdder oversizedReleased = new LongAdder();
@@ -108,15 +111,15 @@ public final class BufferPool<B> implements AutoCloseable {
     }
 
     @SuppressWarnings("unchecked") // an array of a generic type: filled with Pool<B> only
-    BufferPool(BufferKind<B> kind, String name, SizeClasses sizes, boolean zero,
+    BufferPool(BufferKind<B> kind, String name, SizeClasses sizes, boolean zero, boolean freeOnDrop,
             LeakDetection leakDetection, Consumer<? super LeakReport> onLeak) {
         this.kind = kind;
         this.name = name;
         this.sizes = sizes;
         this.maxClass = sizes.maxSize();
         this.classes = new Pool[sizes.count()];
+        this.freer = kind.freer(freeOnDrop);
         Consumer<B> clearer = kind.clearer(zero);
-        Consumer<B> freer = kind.freer();
         try {
             for (int i = 0; i < classes.length; i++) {
                 int size = sizes.size(i);
@@ -204,7 +207,6 @@ public final class BufferPool<B> implements AutoCloseable {
 
     private void droppedOversized(B buffer) {
         oversizedReleased.increment();
-        Consumer<B> freer = kind.freer();
         if (freer != null) {
             freer.accept(buffer);
         }

@@ -47,6 +47,7 @@ public final class BufferPoolBuilder<B> {
     private int maxClass = DEFAULT_MAX_CLASS;
     private long budget = DEFAULT_BUDGET;
     private boolean zeroOnRelease;
+    private boolean freeOnDrop = true;
     private String name;
     private LeakDetection leakDetection;
     private Consumer<? super LeakReport> onLeak;
@@ -121,6 +122,29 @@ public final class BufferPoolBuilder<B> {
     }
 
     /**
+     * Direct pools: sets whether a direct buffer the pool drops (beyond the budget, aged out,
+     * oversized, at close) has its native memory freed at once, through
+     * {@code sun.misc.Unsafe.invokeCleaner} (module {@code jdk.unsupported}), or left to the
+     * garbage collector, which frees it when it finds the buffer unreachable. Freeing at once
+     * keeps dropped buffers from exhausting {@code -XX:MaxDirectMemorySize} between
+     * collections; it makes a use of the buffer after its release, or a second release, a
+     * use of freed memory, which may crash the JVM.
+     *
+     * <p>On JDK 24 and later the JVM prints a warning the first time the method is called,
+     * unless run with {@code --sun-misc-unsafe-memory-access=allow}; with {@code =deny} it
+     * refuses the call, and the pool logs one warning and leaves dropped buffers to the
+     * collector. Where {@code jdk.unsupported} is absent the pool logs one warning at
+     * {@link #build()} and does the same. Heap pools ignore this setting.
+     *
+     * @param free true to free dropped direct buffers at once; default true
+     * @return this builder
+     */
+    public BufferPoolBuilder<B> freeOnDrop(boolean free) {
+        this.freeOnDrop = free;
+        return this;
+    }
+
+    /**
      * Names the pool; each size class is a {@link io.github.stripedpool.Pool} named after it
      * with the class size appended ({@code "net-4096"}). Same rules as
      * {@link io.github.stripedpool.PoolBuilder#name(String)}, checked by {@link #build()}.
@@ -179,7 +203,7 @@ public final class BufferPoolBuilder<B> {
         }
         String n = name != null ? name : "buffers-" + UNNAMED.incrementAndGet();
         return new BufferPool<>(kind, n, new SizeClasses(minClass, maxClass, budget),
-                zeroOnRelease, leakDetection, onLeak);
+                zeroOnRelease, freeOnDrop, leakDetection, onLeak);
     }
 
     private static int powerOfTwo(int size, String what) {

@@ -17,15 +17,25 @@ import java.nio.ByteBuffer;
  * to 25 is {@code sun.misc.Unsafe.invokeCleaner(ByteBuffer)}, in module {@code jdk.unsupported}.
  * It is found by reflection, once, so that the library needs no {@code requires} on that module
  * and still loads where it is absent: then one warning is logged and the collector frees dropped
- * buffers as it would without a pool.
+ * buffers as it would without a pool. The same happens where the JVM refuses the call: JDK 24
+ * and later warn once on its first use, and refuse it with
+ * {@code --sun-misc-unsafe-memory-access=deny}.
  *
- * <p>Concurrency. {@link #CLEANER} is set once, by class initialization; no other state.
+ * <p>Concurrency. {@link #CLEANER} is set once, by class initialization; {@link #denied} only
+ * ever goes from false to true.
  */
 final class DirectMemory {
     private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
 
     /** {@code Unsafe.invokeCleaner} bound to the Unsafe instance, or null where unavailable. */
     private static final MethodHandle CLEANER = find();
+
+    /**
+     * Set once the JVM refused the call ({@code --sun-misc-unsafe-memory-access=deny}, JDK 24
+     * and later): from then on dropped buffers are left to the collector. A race between two
+     * first refusals only logs the warning twice.
+     */
+    private static volatile boolean denied;
 
     private DirectMemory() {
     }
@@ -41,7 +51,7 @@ final class DirectMemory {
      * when the cleaner is unavailable.
      */
     static void free(ByteBuffer buffer) {
-        if (CLEANER == null) {
+        if (CLEANER == null || denied) {
             return;
         }
         try {
@@ -49,6 +59,12 @@ final class DirectMemory {
         } catch (IllegalArgumentException e) {
             // A slice or duplicate: its memory belongs to the buffer it came from, whose own
             // cleaner frees it when that one becomes unreachable.
+        } catch (UnsupportedOperationException e) {
+            denied = true;
+            LOG.log(System.Logger.Level.WARNING, "direct buffers that a buffer pool drops are "
+                    + "freed by the garbage collector from now on, not at once: the JVM refused "
+                    + "sun.misc.Unsafe.invokeCleaner (" + e + "). Run with "
+                    + "--sun-misc-unsafe-memory-access=allow or warn to free them at once");
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {

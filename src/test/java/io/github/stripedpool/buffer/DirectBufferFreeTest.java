@@ -68,6 +68,19 @@ class DirectBufferFreeTest {
     }
 
     @Test
+    void withoutFreeOnDropADroppedBufferIsLeftToTheCollector() {
+        try (BufferPool<ByteBuffer> pool = BufferPool.directBuffers().freeOnDrop(false).build()) {
+            ByteBuffer b = pool.acquire(3 << 20);
+            long held = directBytes();
+            pool.release(b);
+            long after = directBytes();
+            java.lang.ref.Reference.reachabilityFence(b); // the collector may not free it either
+            assertTrue(held - after < 3 << 20, "direct bytes went from " + held + " to " + after);
+            assertEquals(1, pool.stats().oversizedReleased());
+        }
+    }
+
+    @Test
     void aClassBufferOverItsShareIsFreedAtItsRelease() {
         try (BufferPool<ByteBuffer> pool = BufferPool.directBuffers().maxClassSize(1 << 20).budget(1 << 20).build()) {
             assertEquals(0, pool.stats().classKeeps(pool.stats().classCount() - 1));
@@ -100,10 +113,15 @@ class DirectBufferFreeTest {
     }
 
     @Test
-    void withoutJdkUnsupportedDroppedBuffersAreLeftToTheCollectorWithOneWarning() throws Exception {
+    void whereUnsafeIsMissingOrRefusedDroppedBuffersAreLeftToTheCollectorWithOneWarning() throws Exception {
         String out = ChildJvm.run(TwoPoolsApp.class, 120, "--limit-modules", "java.base");
         assertEquals(1, out.split("invokeCleaner is not available", -1).length - 1, out);
         assertTrue(out.contains("done"), out);
+        if (Runtime.version().feature() >= 24) { // the option exists from JDK 24 on
+            String denied = ChildJvm.run(TwoPoolsApp.class, 120, "--sun-misc-unsafe-memory-access=deny");
+            assertEquals(1, denied.split("the JVM refused", -1).length - 1, denied);
+            assertTrue(denied.contains("done"), denied);
+        }
     }
 
     /** Builds two direct pools and drops a buffer through each. */
