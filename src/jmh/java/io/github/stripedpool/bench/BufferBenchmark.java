@@ -1,6 +1,7 @@
 package io.github.stripedpool.bench;
 
 import io.github.stripedpool.Pool;
+import io.github.stripedpool.PoolBuilder;
 import io.github.stripedpool.buffer.BufferPool;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -8,6 +9,8 @@ import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.io.RetainableByteBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -107,8 +110,11 @@ public class BufferBenchmark {
             throw new IllegalArgumentException("kind must be heap or direct, got " + kind);
         }
         buffers = switch (impl) {
-            case "striped" -> direct ? striped(BufferPool.directBuffers().build()) : stripedBytes();
-            case "handBuilt" -> direct ? new HandBuiltDirect() : new HandBuiltBytes();
+            case "striped" -> direct ? striped(BufferPool.directBuffers().build(), BufferBenchmark::touch)
+                    : striped(BufferPool.bytes().build(), BufferBenchmark::touch);
+            case "handBuilt" -> direct
+                    ? new HandBuilt<ByteBuffer>(ByteBuffer::allocateDirect, ByteBuffer::clear, BufferBenchmark::touch)
+                    : new HandBuilt<byte[]>(byte[]::new, null, BufferBenchmark::touch);
             case "netty" -> netty(direct);
             case "jetty" -> jetty(direct);
             case "alloc" -> direct ? n -> touch(ByteBuffer.allocateDirect(n), n) : n -> touch(new byte[n], n);
@@ -141,30 +147,17 @@ public class BufferBenchmark {
         return b.capacity();
     }
 
-    private static Buffers stripedBytes() {
-        BufferPool<byte[]> pool = BufferPool.bytes().build();
-        return new Buffers() {
-            @Override
-            public int cycle(int n) {
-                byte[] b = pool.acquire(n);
-                int r = touch(b, n);
-                pool.release(b);
-                return r;
-            }
-
-            @Override
-            public void close() {
-                pool.close();
-            }
-        };
+    /** Writes to a buffer of {@code n} bytes and returns its size. */
+    interface Touch<T> {
+        int touch(T buffer, int n);
     }
 
-    private static Buffers striped(BufferPool<ByteBuffer> pool) {
+    private static <T> Buffers striped(BufferPool<T> pool, Touch<T> touch) {
         return new Buffers() {
             @Override
             public int cycle(int n) {
-                ByteBuffer b = pool.acquire(n);
-                int r = touch(b, n);
+                T b = pool.acquire(n);
+                int r = touch.touch(b, n);
                 pool.release(b);
                 return r;
             }
@@ -181,59 +174,34 @@ public class BufferBenchmark {
         return n <= 64 ? 0 : 32 - Integer.numberOfLeadingZeros(n - 1) - 6;
     }
 
-    /** One striped pool of byte[] per class, built by hand. */
-    static final class HandBuiltBytes implements Buffers {
-        @SuppressWarnings("unchecked")
-        private final Pool<byte[]>[] pools = new Pool[11];
+    /** One striped pool per class, 64 B to 64 KiB, built by hand. */
+    static final class HandBuilt<T> implements Buffers {
+        private final Pool<T>[] pools;
+        private final Touch<T> touch;
 
-        HandBuiltBytes() {
+        @SuppressWarnings("unchecked")
+        HandBuilt(IntFunction<T> make, Consumer<T> reset, Touch<T> touch) {
+            this.touch = touch;
+            pools = new Pool[11];
             for (int i = 0; i < pools.length; i++) {
                 int size = 64 << i;
-                pools[i] = Pool.builder(() -> new byte[size]).build();
+                PoolBuilder<T> b = Pool.builder(() -> make.apply(size));
+                pools[i] = (reset == null ? b : b.reset(reset)).build();
             }
         }
 
         @Override
         public int cycle(int n) {
-            Pool<byte[]> p = pools[classOf(n)];
-            byte[] b = p.acquire();
-            int r = touch(b, n);
+            Pool<T> p = pools[classOf(n)];
+            T b = p.acquire();
+            int r = touch.touch(b, n);
             p.release(b);
             return r;
         }
 
         @Override
         public void close() {
-            for (Pool<byte[]> p : pools) {
-                p.close();
-            }
-        }
-    }
-
-    /** One striped pool of direct buffers per class, built by hand (cleared on release). */
-    static final class HandBuiltDirect implements Buffers {
-        @SuppressWarnings("unchecked")
-        private final Pool<ByteBuffer>[] pools = new Pool[11];
-
-        HandBuiltDirect() {
-            for (int i = 0; i < pools.length; i++) {
-                int size = 64 << i;
-                pools[i] = Pool.builder(() -> ByteBuffer.allocateDirect(size)).reset(ByteBuffer::clear).build();
-            }
-        }
-
-        @Override
-        public int cycle(int n) {
-            Pool<ByteBuffer> p = pools[classOf(n)];
-            ByteBuffer b = p.acquire();
-            int r = touch(b, n);
-            p.release(b);
-            return r;
-        }
-
-        @Override
-        public void close() {
-            for (Pool<ByteBuffer> p : pools) {
+            for (Pool<T> p : pools) {
                 p.close();
             }
         }

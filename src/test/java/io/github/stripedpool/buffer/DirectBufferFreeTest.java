@@ -56,14 +56,19 @@ class DirectBufferFreeTest {
         }
     }
 
+    /** Acquires {@code size} bytes, releases them, and checks that the direct bytes went down as much. */
+    private static void assertFreedAtRelease(BufferPool<ByteBuffer> pool, int size) {
+        ByteBuffer b = pool.acquire(size);
+        long held = directBytes();
+        pool.release(b);
+        long after = directBytes();
+        assertTrue(held - after >= size, "direct bytes went from " + held + " to " + after);
+    }
+
     @Test
     void anOversizedBufferIsFreedAtItsRelease() {
         try (BufferPool<ByteBuffer> pool = BufferPool.directBuffers().build()) {
-            ByteBuffer b = pool.acquire(3 << 20);
-            long held = directBytes();
-            pool.release(b);
-            long after = directBytes();
-            assertTrue(held - after >= 3 << 20, "direct bytes went from " + held + " to " + after);
+            assertFreedAtRelease(pool, 3 << 20);
         }
     }
 
@@ -84,11 +89,7 @@ class DirectBufferFreeTest {
     void aClassBufferOverItsShareIsFreedAtItsRelease() {
         try (BufferPool<ByteBuffer> pool = BufferPool.directBuffers().maxClassSize(1 << 20).budget(1 << 20).build()) {
             assertEquals(0, pool.stats().classKeeps(pool.stats().classCount() - 1));
-            ByteBuffer b = pool.acquire(1 << 20);
-            long held = directBytes();
-            pool.release(b);
-            long after = directBytes();
-            assertTrue(held - after >= 1 << 20, "direct bytes went from " + held + " to " + after);
+            assertFreedAtRelease(pool, 1 << 20);
         }
     }
 
