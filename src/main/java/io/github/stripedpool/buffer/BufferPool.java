@@ -70,6 +70,23 @@ import java.util.function.Consumer;
  * @param <B> {@code byte[]} or {@link ByteBuffer}
  */
 public final class BufferPool<B> implements AutoCloseable {
+    /*
+     * Design. One unbounded Pool per size class, built from the public API only, so that the
+     * engine's paths know nothing of buffers. acquire maps the size to a class with a few bit
+     * operations and calls that class's pool; release maps the capacity back. All kind-specific
+     * work (clearing a ByteBuffer, zeroing, freeing direct memory) is the class pools' reset and
+     * destroy hooks, chosen when the pool is built: a byte[] pool without zeroing has no hook.
+     *
+     * Concurrency. Every field is final and set in the constructor, but the two counters and
+     * the closed flag. A buffer moves between threads only through a class pool, which never
+     * hands one object to two threads; this class keeps no buffer of its own. Oversized buffers
+     * are never stored, only counted. The flag is written after the class pools are closed, so
+     * the oversized path, which reads it, throws PoolClosedException from a closed class pool.
+     *
+     * Budget invariant: class i's pool holds at most keep(i) idle buffers of size(i) (its
+     * maxIdle, which the pool never exceeds), and sum(keep(i) * size(i)) <= budget (see
+     * SizeClasses), so the idle bytes never exceed the budget, whatever the interleaving.
+     */
     private final BufferKind<B> kind;
     private final String name;
     private final SizeClasses sizes;
@@ -145,7 +162,11 @@ public final class BufferPool<B> implements AutoCloseable {
                 classes[i] = b.build();
             }
         } catch (RuntimeException | Error e) {
-            closeBuilt();
+            try {
+                closeBuilt(); // the classes built so far: their aging registrations go
+            } catch (RuntimeException | Error second) {
+                e.addSuppressed(second);
+            }
             throw e;
         }
     }
