@@ -182,7 +182,7 @@ public class BufferBenchmark {
         @SuppressWarnings("unchecked")
         HandBuilt(IntFunction<T> make, Consumer<T> reset, Touch<T> touch) {
             this.touch = touch;
-            pools = new Pool[11];
+            pools = (Pool<T>[]) new Pool<?>[11];
             for (int i = 0; i < pools.length; i++) {
                 int size = 64 << i;
                 PoolBuilder<T> b = Pool.builder(() -> make.apply(size));

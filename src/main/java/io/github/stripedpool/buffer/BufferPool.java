@@ -134,7 +134,7 @@ public final class BufferPool<B> implements AutoCloseable {
         this.name = name;
         this.sizes = sizes;
         this.maxClass = sizes.maxSize();
-        this.classes = new Pool[sizes.count()];
+        this.classes = (Pool<B>[]) new Pool<?>[sizes.count()];
         this.freer = kind.freer(freeOnDrop);
         Consumer<B> clearer = kind.clearer(zero);
         try {
