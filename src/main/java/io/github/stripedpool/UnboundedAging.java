@@ -43,15 +43,23 @@ final class UnboundedAging {
 
     private final UnboundedPool<?> pool;
     private final long intervalNanos;
+    /**
+     * Heap fraction above which a collection drops every idle object at once (see
+     * {@link HeapTrim}); above 1 never. Read after each collection, never on acquire or release.
+     */
+    private final double trimAboveHeap;
     private volatile long cycles;
+    /** Collections after which every idle object was dropped; written under {@link #aging}. */
+    private volatile long trims;
     /** 1 while an aging cycle runs; claimed by CAS so that two callers never age at once. */
     private volatile int aging;
     /** Written only while {@link #aging} is held. */
     private long lastNanos = System.nanoTime();
 
-    UnboundedAging(UnboundedPool<?> pool, long intervalNanos) {
+    UnboundedAging(UnboundedPool<?> pool, long intervalNanos, double trimAboveHeap) {
         this.pool = pool;
         this.intervalNanos = intervalNanos;
+        this.trimAboveHeap = trimAboveHeap;
     }
 
     /** Aging cycles run so far. */
@@ -59,9 +67,21 @@ final class UnboundedAging {
         return cycles;
     }
 
-    /** Runs a cycle if the interval has passed and no other cycle of the pool runs. */
+    /** Collections after which the heap was fuller than the threshold and every idle object went. */
+    long trims() {
+        return trims;
+    }
+
+    /**
+     * Runs a cycle if the interval has passed and no other cycle of the pool runs; two cycles in
+     * a row, whatever the interval, if the heap is fuller than {@link #trimAboveHeap}.
+     */
     void onGarbageCollection(long now) {
-        if (pool.closed || now - lastNanos < intervalNanos) {
+        if (pool.closed) {
+            return;
+        }
+        boolean trim = HeapTrim.above(trimAboveHeap);
+        if (!trim && now - lastNanos < intervalNanos) {
             return;
         }
         if (!AGING.compareAndSet(this, 0, 1)) {
@@ -71,6 +91,13 @@ final class UnboundedAging {
         try {
             lastNanos = now;
             err = age();
+            if (trim) {
+                // The first cycle made every idle object a victim (and put each private slot's
+                // put count on record); the second drops them all, as a second collection would.
+                Throwable second = age();
+                err = err != null ? err : second;
+                trims = trims + 1;
+            }
         } finally {
             aging = 0;
         }

@@ -46,6 +46,10 @@ import java.util.function.Consumer;
  * (default 16 MiB), split equally among the classes; a buffer released beyond its class's share
  * is dropped. Buffers in use are not counted: they are the application's.
  *
+ * <p>After a garbage collection that leaves the heap fuller than
+ * {@linkplain BufferPoolBuilder#trimAboveHeap(double) a threshold} (default 85 %), every idle
+ * buffer is dropped at once: memory goes back when the heap is short, not a few seconds later.
+ *
  * <h2>Release</h2>
  * {@link #release(Object)} finds the class by the buffer's capacity. A buffer whose capacity is
  * above the largest class is accepted and dropped (the oversized buffers the pool handed out
@@ -129,7 +133,7 @@ public final class BufferPool<B> implements AutoCloseable {
 
     @SuppressWarnings("unchecked") // an array of a generic type: filled with Pool<B> only
     BufferPool(BufferKind<B> kind, String name, SizeClasses sizes, boolean zero, boolean freeOnDrop,
-            LeakDetection leakDetection, Consumer<? super LeakReport> onLeak) {
+            double trimAboveHeap, LeakDetection leakDetection, Consumer<? super LeakReport> onLeak) {
         this.kind = kind;
         this.name = name;
         this.sizes = sizes;
@@ -152,6 +156,9 @@ public final class BufferPool<B> implements AutoCloseable {
                 }
                 if (freer != null) {
                     b.destroy(freer);
+                }
+                if (trimAboveHeap < 1) {
+                    HeapTrimAccess.dropIdleAboveHeap(b, trimAboveHeap);
                 }
                 if (leakDetection != null) {
                     b.leakDetection(leakDetection);
@@ -241,11 +248,13 @@ public final class BufferPool<B> implements AutoCloseable {
      */
     public BufferPoolStats stats() {
         PoolStats[] s = new PoolStats[classes.length];
+        long trims = 0;
         for (int i = 0; i < s.length; i++) {
             s[i] = classes[i].stats();
+            trims = Math.max(trims, HeapTrimAccess.trims(classes[i]));
         }
         return new BufferPoolStats(name, kind.label(), sizes, s,
-                oversizedAcquired.sum(), oversizedReleased.sum());
+                oversizedAcquired.sum(), oversizedReleased.sum(), trims);
     }
 
     /**

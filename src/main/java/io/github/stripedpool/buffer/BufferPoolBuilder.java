@@ -40,6 +40,13 @@ public final class BufferPoolBuilder<B> {
      */
     static final long DEFAULT_BUDGET = 16L * 1024 * 1024;
 
+    /**
+     * Default {@link #trimAboveHeap(double)}: 0.85. A heap still 85 % full after a collection
+     * has little headroom left, and the collector will soon run back to back; below that, the
+     * idle buffers are what keeps the allocation rate, and so the collections, down.
+     */
+    static final double DEFAULT_TRIM_ABOVE_HEAP = 0.85;
+
     private static final AtomicInteger UNNAMED = new AtomicInteger();
 
     private final BufferKind<B> kind;
@@ -48,6 +55,7 @@ public final class BufferPoolBuilder<B> {
     private long budget = DEFAULT_BUDGET;
     private boolean zeroOnRelease;
     private boolean freeOnDrop = true;
+    private double trimAboveHeap = DEFAULT_TRIM_ABOVE_HEAP;
     private String name;
     private LeakDetection leakDetection;
     private Consumer<? super LeakReport> onLeak;
@@ -145,6 +153,30 @@ public final class BufferPoolBuilder<B> {
     }
 
     /**
+     * Sets the heap fullness above which the pool gives its idle buffers back at once. After
+     * each garbage collection (at most one check per collection, on the library's background
+     * worker, never on acquire or release), if the heap's used part exceeds this fraction of
+     * its maximum ({@code Runtime} figures: {@code totalMemory - freeMemory} over
+     * {@code maxMemory}), every idle buffer of every class is dropped, as two aging cycles in a
+     * row would, instead of at the next two aging cycles; counted in
+     * {@link BufferPoolStats#trims()}. For a direct pool the heap is still what is measured:
+     * its idle buffers are dropped (and freed) when the heap is short, not when direct memory
+     * is.
+     *
+     * @param fraction from 0 to 1; 1 never trims. Default 0.85
+     * @return this builder
+     * @throws IllegalArgumentException if {@code fraction} is not from 0 to 1
+     */
+    public BufferPoolBuilder<B> trimAboveHeap(double fraction) {
+        if (!(fraction >= 0 && fraction <= 1)) {
+            throw new IllegalArgumentException("trimAboveHeap must be a fraction of the heap from 0 "
+                    + "to 1 (1 never trims), got " + fraction);
+        }
+        this.trimAboveHeap = fraction;
+        return this;
+    }
+
+    /**
      * Names the pool; each size class is a {@link io.github.stripedpool.Pool} named after it
      * with the class size appended ({@code "net-4096"}). Same rules as
      * {@link io.github.stripedpool.PoolBuilder#name(String)}, checked by {@link #build()}.
@@ -203,7 +235,7 @@ public final class BufferPoolBuilder<B> {
         }
         String n = name != null ? name : "buffers-" + UNNAMED.incrementAndGet();
         return new BufferPool<>(kind, n, new SizeClasses(minClass, maxClass, budget),
-                zeroOnRelease, freeOnDrop, leakDetection, onLeak);
+                zeroOnRelease, freeOnDrop, trimAboveHeap, leakDetection, onLeak);
     }
 
     private static int powerOfTwo(int size, String what) {

@@ -14,15 +14,29 @@ public final class BufferPoolStats {
     private final PoolStats[] classes;
     private final long oversizedAcquired;
     private final long oversizedReleased;
+    private final long trims;
 
     BufferPoolStats(String name, String kind, SizeClasses sizes, PoolStats[] classes,
-            long oversizedAcquired, long oversizedReleased) {
+            long oversizedAcquired, long oversizedReleased, long trims) {
         this.name = name;
         this.kind = kind;
         this.sizes = sizes;
         this.classes = classes;
         this.oversizedAcquired = oversizedAcquired;
         this.oversizedReleased = oversizedReleased;
+        this.trims = trims;
+    }
+
+    /**
+     * Garbage collections after which the heap was fuller than the pool's
+     * {@linkplain BufferPoolBuilder#trimAboveHeap(double) threshold}, and the pool dropped every
+     * idle buffer at once. Each class checks on its own after each collection; this is the
+     * count of the class that trimmed most.
+     *
+     * @return trims since the pool was built
+     */
+    public long trims() {
+        return trims;
     }
 
     /**
@@ -122,7 +136,7 @@ public final class BufferPoolStats {
         StringBuilder sb = new StringBuilder("Buffer pool '").append(name).append("' (").append(kind)
                 .append("): ").append(idleBytes()).append(" idle bytes of ").append(budget())
                 .append(" | oversized: acquired ").append(oversizedAcquired).append(", released ")
-                .append(oversizedReleased);
+                .append(oversizedReleased).append(" | trims ").append(trims);
         for (int i = 0; i < classes.length; i++) {
             sb.append("\n  ").append(classes[i]);
         }
