@@ -248,10 +248,10 @@ public final class BufferPool<B> implements AutoCloseable {
      */
     public BufferPoolStats stats() {
         PoolStats[] s = new PoolStats[classes.length];
-        long trims = 0;
+        long trims = Long.MAX_VALUE;
         for (int i = 0; i < s.length; i++) {
             s[i] = classes[i].stats();
-            trims = Math.max(trims, HeapTrimAccess.trims(classes[i]));
+            trims = Math.min(trims, HeapTrimAccess.trims(classes[i]));
         }
         return new BufferPoolStats(name, kind.label(), sizes, s,
                 oversizedAcquired.sum(), oversizedReleased.sum(), trims);

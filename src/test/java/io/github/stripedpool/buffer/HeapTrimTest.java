@@ -26,25 +26,37 @@ class HeapTrimTest {
     }
 
     @Test
-    void aHeapAboveTheThresholdDropsEveryIdleBufferAfterTheNextCollection() {
-        // Threshold 0: any heap is above it, so the first collection trims. The other pool, at
+    void aHeapAboveTheThresholdDropsEveryIdleBufferAfterOneCollection() {
+        // Threshold 0: any heap is above it, so every collection trims. The other pool, at
         // the default threshold in a test JVM far from full, is the control.
         try (BufferPool<byte[]> trimmed = BufferPool.bytes().trimAboveHeap(0).build();
                 BufferPool<byte[]> kept = BufferPool.bytes().build()) {
-            fill(trimmed, 20);
             fill(kept, 20);
-            long idle = trimmed.stats().idleBytes();
-            assertEquals(20 * (128 + 8192), idle);
-            assertEquals(idle, kept.stats().idleBytes());
             long deadline = System.nanoTime() + GC_DEADLINE.toNanos();
-            while (trimmed.stats().idleBytes() != 0 || trimmed.stats().trims() == 0) {
-                if (System.nanoTime() - deadline > 0) {
-                    fail("no trim within " + GC_DEADLINE + ": " + trimmed.stats());
-                }
+            for (;;) {
+                fill(trimmed, 20);
+                long before = trimmed.stats().trims();
+                assertEquals(20 * (128 + 8192), trimmed.stats().idleBytes());
                 System.gc();
+                // One collection, then wait for its trim without collecting again: a trim must
+                // drop everything at once, not a victim generation per collection.
+                long waitUntil = System.nanoTime() + 2_000_000_000L;
+                while (trimmed.stats().trims() == before && System.nanoTime() - waitUntil < 0) {
+                    Thread.onSpinWait();
+                }
+                BufferPoolStats s = trimmed.stats();
+                if (s.trims() == before + 1) {
+                    assertEquals(0, s.idleBytes(), s.toString());
+                    break;
+                }
+                // No trim seen (the clock was re-arming) or two (the JVM collected on its own
+                // too): inconclusive, again.
+                if (System.nanoTime() - deadline > 0) {
+                    fail("no single trim seen within " + GC_DEADLINE + ": " + s);
+                }
             }
-            assertTrue(trimmed.stats().classStats(1).dropped() >= 20, trimmed.stats().toString());
             assertEquals(0, kept.stats().trims(), kept.stats().toString());
+            assertEquals(20 * (128 + 8192), kept.stats().idleBytes(), kept.stats().toString());
         }
     }
 
