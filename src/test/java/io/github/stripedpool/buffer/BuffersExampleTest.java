@@ -7,7 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
+import io.github.stripedpool.testing.MarkedBlock;
 import org.junit.jupiter.api.Test;
 
 /** docs/buffers.md shows the compiled example verbatim, and the example does what it says. */
@@ -25,12 +25,8 @@ class BuffersExampleTest {
 
     @Test
     void docsShowTheExampleVerbatim() throws IOException {
-        List<String> lines = Files.readAllLines(
-                Path.of("src/test/java/io/github/stripedpool/buffer/BuffersExample.java"), StandardCharsets.UTF_8);
-        int begin = lines.indexOf("// buffers:begin");
-        int end = lines.indexOf("// buffers:end");
-        assertTrue(begin >= 0 && end > begin, "buffers markers missing or out of order");
-        String expected = "```java\n" + String.join("\n", lines.subList(begin + 1, end)) + "\n```";
+        String expected = MarkedBlock.javaBlock(
+                "src/test/java/io/github/stripedpool/buffer/BuffersExample.java", "buffers");
         String page = Files.readString(Path.of("docs/buffers.md"), StandardCharsets.UTF_8);
         assertTrue(page.contains(expected),
                 "docs/buffers.md must show BuffersExample's marked block verbatim, as a java code block");
