@@ -44,7 +44,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * striped, handBuilt and alloc; heap buffers for Netty and Jetty) or {@code direct}.
  *
  * <pre>
- * java -jar target-jmh/benchmarks.jar BufferBenchmark -t 2 -prof gc
+ * java -jar target-jmh/benchmarks.jar BufferBenchmark -f 2 -wi 5 -w 1s -i 5 -r 1s -t 1 -prof gc
  * </pre>
  */
 @State(Scope.Benchmark)
