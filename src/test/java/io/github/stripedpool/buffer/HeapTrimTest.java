@@ -55,8 +55,9 @@ class HeapTrimTest {
                     fail("no single trim seen within " + GC_DEADLINE + ": " + s);
                 }
             }
+            // Its idle bytes are not checked: a slow run may reach its aging cycles, which drop
+            // them by the usual rule.
             assertEquals(0, kept.stats().trims(), kept.stats().toString());
-            assertEquals(20 * (128 + 8192), kept.stats().idleBytes(), kept.stats().toString());
         }
     }
 
