@@ -1,11 +1,13 @@
 /**
  * striped-pool: a striped, GC-aged object pool for the JVM.
  *
- * <p>The whole public API lives in {@link io.github.stripedpool}: start with
+ * <p>The core API lives in {@link io.github.stripedpool}: start with
  * {@link io.github.stripedpool.Pool#builder(java.util.function.Supplier)}. Two optional
  * integrations sit beside it: {@link io.github.stripedpool.jmx} (an MBean per pool, on request)
  * and {@link io.github.stripedpool.micrometer} (a Micrometer {@code MeterBinder}); and
  * {@link io.github.stripedpool.jackson} plugs a pool into Jackson as its buffer recycler pool.
+ * {@link io.github.stripedpool.buffer} builds size-classed pools of byte arrays and heap or
+ * direct byte buffers on the same engine.
  */
 module io.github.stripedpool {
     // Optional: leak events are recorded for Flight Recorder when the runtime has jdk.jfr and
@@ -25,6 +27,7 @@ module io.github.stripedpool {
     // transitive, for the reason given for micrometer.core.
     requires static com.fasterxml.jackson.core;
     exports io.github.stripedpool;
+    exports io.github.stripedpool.buffer;
     exports io.github.stripedpool.jackson;
     exports io.github.stripedpool.jmx;
     exports io.github.stripedpool.micrometer;

@@ -94,6 +94,8 @@ public final class PoolBuilder<T> {
     Duration maxIdleTime;
     Duration maxLifetime;
     Duration heldTooLong;
+    /** Above 1 until set by {@link HeapTrim#dropIdleAboveHeap}: no trimming. */
+    double trimAboveHeap = HeapTrim.NEVER;
 
     PoolBuilder(Supplier<? extends T> factory) {
         this.factory = Objects.requireNonNull(factory,

@@ -43,6 +43,11 @@ final class UnboundedAging {
 
     private final UnboundedPool<?> pool;
     private final long intervalNanos;
+    /**
+     * Heap fraction above which a collection drops every idle object at once (see
+     * {@link HeapTrim}); above 1 never. Read after each collection, never on acquire or release.
+     */
+    private final double trimAboveHeap;
     private volatile long cycles;
     /**
      * The thread running an aging cycle, null while none runs; claimed by CAS so that two
@@ -52,12 +57,15 @@ final class UnboundedAging {
      * over, so that a pool never stops aging for good.
      */
     private volatile Thread agingBy;
+    /** Collections after which every idle object was dropped; written under {@link #agingBy}. */
+    private volatile long trims;
     /** Written only while {@link #agingBy} is held. */
     private long lastNanos = System.nanoTime();
 
-    UnboundedAging(UnboundedPool<?> pool, long intervalNanos) {
+    UnboundedAging(UnboundedPool<?> pool, long intervalNanos, double trimAboveHeap) {
         this.pool = pool;
         this.intervalNanos = intervalNanos;
+        this.trimAboveHeap = trimAboveHeap;
     }
 
     /** The aging state, for a test's failure report. */
@@ -73,9 +81,21 @@ final class UnboundedAging {
         return cycles;
     }
 
-    /** Runs a cycle if the interval has passed and no other cycle of the pool runs. */
+    /** Collections after which the heap was fuller than the threshold and every idle object went. */
+    long trims() {
+        return trims;
+    }
+
+    /**
+     * Runs a cycle if the interval has passed and no other cycle of the pool runs; two cycles in
+     * a row, whatever the interval, if the heap is fuller than {@link #trimAboveHeap}.
+     */
     void onGarbageCollection(long now) {
-        if (pool.closed || now - lastNanos < intervalNanos) {
+        if (pool.closed) {
+            return;
+        }
+        boolean trim = HeapTrim.above(trimAboveHeap);
+        if (!trim && now - lastNanos < intervalNanos) {
             return;
         }
         Thread me = Thread.currentThread();
@@ -90,6 +110,13 @@ final class UnboundedAging {
         try {
             lastNanos = now;
             err = age();
+            if (trim) {
+                // The first cycle made every idle object a victim (and put each private slot's
+                // put count on record); the second drops them all, as a second collection would.
+                Throwable second = age();
+                err = err != null ? err : second;
+                trims = trims + 1;
+            }
         } finally {
             agingBy = null;
         }

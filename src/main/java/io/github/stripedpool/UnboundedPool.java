@@ -138,7 +138,7 @@ final class UnboundedPool<T> implements Pool<T> {
         this.reset = hooks.reset;
         this.exact = hooks.destroy != null;
         this.maxIdle = b.maxIdle;
-        this.aging = new UnboundedAging(this, b.agingInterval.toNanos());
+        this.aging = new UnboundedAging(this, b.agingInterval.toNanos(), b.trimAboveHeap);
         int n = b.stripes;
         this.mask = n - 1;
         this.tier = new SharedTier(n, maxIdle);
@@ -469,6 +469,11 @@ final class UnboundedPool<T> implements Pool<T> {
 
     void onGarbageCollection(long now) {
         aging.onGarbageCollection(now);
+    }
+
+    /** See {@link UnboundedAging#trims()}. */
+    long trims() {
+        return aging.trims();
     }
 
     /** Clears the table entry of a reaped slot, if it is still the slot's. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.stripedpool.testing.MarkedBlock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -42,12 +43,8 @@ class BoundedDeflaterExampleTest {
 
     @Test
     void readmeAndBoundedPageShowTheCompiledExampleVerbatim() throws IOException {
-        List<String> lines = Files.readAllLines(
-                Path.of("src/test/java/io/github/stripedpool/BoundedDeflaterExample.java"), StandardCharsets.UTF_8);
-        int begin = lines.indexOf("// bounded-example:begin");
-        int end = lines.indexOf("// bounded-example:end");
-        assertTrue(begin >= 0 && end > begin, "bounded-example markers missing or out of order");
-        String expected = "```java\n" + String.join("\n", lines.subList(begin + 1, end)) + "\n```";
+        String expected = MarkedBlock.javaBlock(
+                "src/test/java/io/github/stripedpool/BoundedDeflaterExample.java", "bounded-example");
         assertTrue(expected.contains("\nimport java.util.zip.Deflater;\n"), "the block must be a whole class, with its imports");
         for (String page : List.of("README.md", "docs/bounded.md")) {
             String text = Files.readString(Path.of(page), StandardCharsets.UTF_8);

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * Runs a main class of the test sources in a child JVM of the running JDK, for experiments that
  * must not share a JVM with other tests (heap exhaustion, JVM-wide threads).
  */
-final class ChildJvm {
+public final class ChildJvm {
     private ChildJvm() {
     }
 
@@ -22,7 +22,7 @@ final class ChildJvm {
      * Runs {@code main} with {@code jvmArgs}, waits up to {@code timeoutSeconds}, asserts exit
      * status 0 and returns everything it printed.
      */
-    static String run(Class<?> main, long timeoutSeconds, String... jvmArgs) throws Exception {
+    public static String run(Class<?> main, long timeoutSeconds, String... jvmArgs) throws Exception {
         return run(Path.of(System.getProperty("java.home")), main, timeoutSeconds, jvmArgs);
     }
 

@@ -3,13 +3,13 @@ package io.github.stripedpool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.stripedpool.testing.MarkedBlock;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The README's quick start compiles, runs, and reuses the one buffer it made. */
@@ -32,16 +32,12 @@ class QuickStartTest {
 
     @Test
     void readmeQuickStartIsTheCompiledExampleVerbatim() throws IOException {
-        List<String> lines = Files.readAllLines(
-                Path.of("src/test/java/io/github/stripedpool/QuickStartExample.java"), StandardCharsets.UTF_8);
-        int begin = lines.indexOf("// quick-start:begin");
-        int end = lines.indexOf("// quick-start:end");
-        assertTrue(begin >= 0 && end > begin, "quick-start markers missing or out of order");
-        List<String> block = lines.subList(begin + 1, end);
-        assertTrue(block.size() < 40, "the quick start has " + block.size() + " lines");
+        String expected = MarkedBlock.javaBlock(
+                "src/test/java/io/github/stripedpool/QuickStartExample.java", "quick-start");
+        long lines = expected.lines().count() - 2; // less the fences
+        assertTrue(lines < 40, "the quick start has " + lines + " lines");
 
         String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
-        String expected = "```java\n" + String.join("\n", block) + "\n```";
         assertTrue(readme.contains(expected),
                 "README.md must show QuickStartExample's marked block verbatim, as a java code block");
     }

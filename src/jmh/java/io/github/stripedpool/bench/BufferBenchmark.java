@@ -1,0 +1,239 @@
+package io.github.stripedpool.bench;
+
+import io.github.stripedpool.Pool;
+import io.github.stripedpool.PoolBuilder;
+import io.github.stripedpool.buffer.BufferPool;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
+import org.eclipse.jetty.io.ArrayByteBufferPool;
+import org.eclipse.jetty.io.RetainableByteBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Buffers of mixed sizes from 64 B to 64 KiB: acquire one, write its first and last byte of the
+ * size asked for, release it. The sizes follow a fixed-seed draw shaped like a server's I/O: 40 %
+ * from 64 to 512 B (headers, small messages), 30 % up to 4 KiB (bodies, a 1500-byte frame), 20 %
+ * up to 16 KiB (a TLS record, a page of a file), 10 % up to 64 KiB (large reads); uniform inside
+ * each band. Each thread walks the same draw from its own offset.
+ *
+ * <p>{@code impl}: {@code striped} is {@link BufferPool} (its default 16 MiB budget);
+ * {@code handBuilt} one {@link Pool} per power-of-two class, built by hand, with the class found
+ * by the caller, which is what {@code BufferPool} saves writing; {@code netty} Netty's
+ * {@code PooledByteBufAllocator} (its per-thread caches are used on the {@code FastThreadLocalThread}s
+ * the fork runs its workers on); {@code jetty} Jetty 12's {@code ArrayByteBufferPool.Quadratic}
+ * (power-of-two buckets up to 64 KiB); {@code alloc} a new {@code byte[]} or
+ * {@code ByteBuffer.allocateDirect} each time. {@code kind}: {@code heap} ({@code byte[]} for
+ * striped, handBuilt and alloc; heap buffers for Netty and Jetty) or {@code direct}.
+ *
+ * <pre>
+ * java -jar target-jmh/benchmarks.jar BufferBenchmark -f 2 -wi 5 -w 1s -i 5 -r 1s -t 1 -prof gc
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch",
+        FastThreadExecutor.SELECT, FastThreadExecutor.CLASS})
+public class BufferBenchmark {
+    /** Sizes in the draw; a power of two, so that a thread's walk wraps with a mask. */
+    static final int DRAW = 4096;
+
+    /** The draw's seed: fixed, so that every run and every peer sees the same sizes. */
+    static final long SEED = 42;
+
+    @Param({"striped", "handBuilt", "netty", "jetty", "alloc"})
+    public String impl;
+
+    @Param({"heap", "direct"})
+    public String kind;
+
+    final int[] sizes = draw();
+    private final AtomicInteger threads = new AtomicInteger();
+    private Buffers buffers;
+
+    static int[] draw() {
+        SplittableRandom r = new SplittableRandom(SEED);
+        int[] s = new int[DRAW];
+        for (int i = 0; i < DRAW; i++) {
+            int band = r.nextInt(100);
+            s[i] = band < 40 ? r.nextInt(64, 513) : band < 70 ? r.nextInt(513, 4097)
+                    : band < 90 ? r.nextInt(4097, 16385) : r.nextInt(16385, 65537);
+        }
+        return s;
+    }
+
+    /** One peer's acquire, touch and release of a buffer of {@code n} bytes. */
+    interface Buffers extends AutoCloseable {
+        /** Returns something that depends on the buffer, so that nothing is optimised away. */
+        int cycle(int n);
+
+        @Override
+        default void close() {
+        }
+    }
+
+    /** A thread's position in the draw. */
+    @State(Scope.Thread)
+    public static class Walk {
+        int next;
+
+        @Setup(Level.Trial)
+        public void start(BufferBenchmark b) {
+            next = b.threads.getAndIncrement() * (DRAW / 8);
+        }
+    }
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        boolean direct = kind.equals("direct");
+        if (!direct && !kind.equals("heap")) {
+            throw new IllegalArgumentException("kind must be heap or direct, got " + kind);
+        }
+        buffers = switch (impl) {
+            case "striped" -> direct ? striped(BufferPool.directBuffers().build(), BufferBenchmark::touch)
+                    : striped(BufferPool.bytes().build(), BufferBenchmark::touch);
+            case "handBuilt" -> direct
+                    ? new HandBuilt<ByteBuffer>(ByteBuffer::allocateDirect, ByteBuffer::clear, BufferBenchmark::touch)
+                    : new HandBuilt<byte[]>(byte[]::new, null, BufferBenchmark::touch);
+            case "netty" -> netty(direct);
+            case "jetty" -> jetty(direct);
+            case "alloc" -> direct ? n -> touch(ByteBuffer.allocateDirect(n), n) : n -> touch(new byte[n], n);
+            default -> throw new IllegalArgumentException("unknown impl " + impl);
+        };
+        // First use outside the measurement: class loading and each peer's lazy set-up.
+        for (int s : sizes) {
+            buffers.cycle(s);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception {
+        buffers.close();
+    }
+
+    @Benchmark
+    public int cycle(Walk w) {
+        return buffers.cycle(sizes[w.next++ & (DRAW - 1)]);
+    }
+
+    static int touch(byte[] b, int n) {
+        b[0] = 1;
+        b[n - 1] = 2;
+        return b.length;
+    }
+
+    static int touch(ByteBuffer b, int n) {
+        b.put(0, (byte) 1).put(n - 1, (byte) 2);
+        return b.capacity();
+    }
+
+    /** Writes to a buffer of {@code n} bytes and returns its size. */
+    interface Touch<T> {
+        int touch(T buffer, int n);
+    }
+
+    private static <T> Buffers striped(BufferPool<T> pool, Touch<T> touch) {
+        return new Buffers() {
+            @Override
+            public int cycle(int n) {
+                T b = pool.acquire(n);
+                int r = touch.touch(b, n);
+                pool.release(b);
+                return r;
+            }
+
+            @Override
+            public void close() {
+                pool.close();
+            }
+        };
+    }
+
+    /** The class index of a request of {@code n} bytes, 64 B to 64 KiB, as a user would write it. */
+    static int classOf(int n) {
+        return n <= 64 ? 0 : 32 - Integer.numberOfLeadingZeros(n - 1) - 6;
+    }
+
+    /** One striped pool per class, 64 B to 64 KiB, built by hand. */
+    static final class HandBuilt<T> implements Buffers {
+        private final Pool<T>[] pools;
+        private final Touch<T> touch;
+
+        @SuppressWarnings("unchecked")
+        HandBuilt(IntFunction<T> make, Consumer<T> reset, Touch<T> touch) {
+            this.touch = touch;
+            pools = (Pool<T>[]) new Pool<?>[11];
+            for (int i = 0; i < pools.length; i++) {
+                int size = 64 << i;
+                PoolBuilder<T> b = Pool.builder(() -> make.apply(size));
+                pools[i] = (reset == null ? b : b.reset(reset)).build();
+            }
+        }
+
+        @Override
+        public int cycle(int n) {
+            Pool<T> p = pools[classOf(n)];
+            T b = p.acquire();
+            int r = touch.touch(b, n);
+            p.release(b);
+            return r;
+        }
+
+        @Override
+        public void close() {
+            for (Pool<T> p : pools) {
+                p.close();
+            }
+        }
+    }
+
+    private static Buffers netty(boolean direct) {
+        PooledByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
+        return n -> {
+            ByteBuf b = direct ? alloc.directBuffer(n) : alloc.heapBuffer(n);
+            b.setByte(0, 1).setByte(n - 1, 2);
+            int r = b.capacity();
+            b.release();
+            return r;
+        };
+    }
+
+    private static Buffers jetty(boolean direct) {
+        ArrayByteBufferPool pool = new ArrayByteBufferPool.Quadratic(0, 65536, Integer.MAX_VALUE);
+        return new Buffers() {
+            @Override
+            public int cycle(int n) {
+                RetainableByteBuffer b = pool.acquire(n, direct);
+                // Jetty hands buffers out empty, in flush mode (limit 0); a writer clears it first.
+                int r = touch(b.getByteBuffer().clear(), n);
+                b.release();
+                return r;
+            }
+
+            @Override
+            public void close() {
+                pool.clear();
+            }
+        };
+    }
+}

@@ -1,0 +1,319 @@
+package io.github.stripedpool.buffer;
+
+import io.github.stripedpool.LeakDetection;
+import io.github.stripedpool.LeakReport;
+import io.github.stripedpool.Pool;
+import io.github.stripedpool.PoolBuilder;
+import io.github.stripedpool.PoolStats;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * A pool of byte buffers in size classes, with a memory budget: {@code byte[]}, heap
+ * {@link ByteBuffer}s or direct {@code ByteBuffer}s.
+ *
+ * <pre>{@code
+ * BufferPool<byte[]> buffers = BufferPool.bytes().budget(32 << 20).build();
+ * byte[] b = buffers.acquire(1500);   // b.length == 2048: keep your own count of the bytes used
+ * try {
+ *     int n = in.read(b, 0, 1500);
+ *     ...
+ * } finally {
+ *     buffers.release(b);
+ * }
+ * }</pre>
+ *
+ * <h2>Size classes</h2>
+ * Buffers come in sizes that double from the smallest class (default 64 bytes) to the largest
+ * (default 64 KiB). {@link #acquire(int) acquire(n)} returns a buffer of the smallest class of at
+ * least {@code n} bytes, which is usually larger than {@code n}: the caller keeps track of how
+ * many bytes it uses. A {@code ByteBuffer} comes with position 0, limit {@code n}, capacity the
+ * class size and big-endian order, so that {@code remaining()} is what was asked for. A
+ * {@code byte[]} comes as the previous borrower left it, unless the pool
+ * {@linkplain BufferPoolBuilder#zeroOnRelease(boolean) zeroes on release}. A request above the
+ * largest class is served by a new buffer of exactly {@code n} bytes that the pool does not
+ * keep.
+ *
+ * <p>Each class is an unbounded {@link Pool}: a thread that releases a buffer and acquires one of
+ * the same class again gets it back from its private slot; idle buffers nobody reuses are
+ * dropped after two aging cycles of the garbage collector (see
+ * {@link PoolBuilder#agingInterval}).
+ *
+ * <h2>Budget</h2>
+ * The idle buffers never hold more than the {@linkplain BufferPoolBuilder#budget(long) budget}
+ * (default 16 MiB), split equally among the classes; a buffer released beyond its class's share
+ * is dropped. Buffers in use are not counted: they are the application's.
+ *
+ * <p>After a garbage collection that leaves the heap fuller than
+ * {@linkplain BufferPoolBuilder#trimAboveHeap(double) a threshold} (default 85 %), every idle
+ * buffer is dropped at once: memory goes back when the heap is short, not a few seconds later.
+ *
+ * <h2>Release</h2>
+ * {@link #release(Object)} finds the class by the buffer's capacity. A buffer whose capacity is
+ * above the largest class is accepted and dropped (the oversized buffers the pool handed out
+ * come back this way). One whose capacity is not a class size, or that is of another kind (a
+ * heap buffer to a direct pool, a read-only view), is rejected with
+ * {@link IllegalArgumentException}. A foreign buffer of a class size is not caught, except with
+ * {@link LeakDetection#PARANOID}, which also catches every double release.
+ *
+ * <h2>Direct buffers</h2>
+ * A direct buffer the pool drops (beyond the budget, aged out, oversized, at close) has its
+ * native memory freed at once, not at some later collection, so that dropped buffers never
+ * exhaust {@code -XX:MaxDirectMemorySize}. This uses {@code sun.misc.Unsafe.invokeCleaner}
+ * from module {@code jdk.unsupported}; where that module is not present (on the module path,
+ * add {@code --add-modules jdk.unsupported}), a warning is logged once and the garbage collector
+ * frees them ({@link BufferPoolBuilder#freeOnDrop(boolean)} says more, and how to opt out). A
+ * consequence: <b>a direct buffer must not be touched after its release</b>, nor
+ * released twice; either may then read or write freed memory and crash the JVM. Test with
+ * {@link LeakDetection#PARANOID} to catch double releases.
+ *
+ * <p>All methods are thread-safe. The settings are fixed when the pool is built.
+ *
+ * @param <B> {@code byte[]} or {@link ByteBuffer}
+ */
+public final class BufferPool<B> implements AutoCloseable {
+    /*
+     * Design. One unbounded Pool per size class, built from the public API only, so that the
+     * engine's paths know nothing of buffers. acquire maps the size to a class with a few bit
+     * operations and calls that class's pool; release maps the capacity back. All kind-specific
+     * work (clearing a ByteBuffer, zeroing, freeing direct memory) is the class pools' reset and
+     * destroy hooks, chosen when the pool is built: a byte[] pool without zeroing has no hook.
+     *
+     * Concurrency. Every field is final and set in the constructor, but the two counters and
+     * the closed flag. A buffer moves between threads only through a class pool, which never
+     * hands one object to two threads; this class keeps no buffer of its own. Oversized buffers
+     * are never stored, only counted. The flag is written after the class pools are closed, so
+     * the oversized path, which reads it, throws PoolClosedException from a closed class pool.
+     *
+     * Budget invariant: class i's pool holds at most keep(i) idle buffers of size(i) (its
+     * maxIdle, which the pool never exceeds), and sum(keep(i) * size(i)) <= budget (see
+     * SizeClasses), so the idle bytes never exceed the budget, whatever the interleaving.
+     */
+    private final BufferKind<B> kind;
+    private final String name;
+    private final SizeClasses sizes;
+    private final Pool<B>[] classes;
+    private final int maxClass;
+    /** Frees a dropped buffer at once; null if the collector frees it (heap, or not wanted). */
+    private final Consumer<B> freer;
+    /** Oversized buffers are rare by design: an adder keeps their count off any shared line. */
+    private final LongAdder oversizedAcquired = new LongAdder();
+    private final LongAdder oversizedReleased = new LongAdder();
+    private volatile boolean closed;
+
+    /**
+     * Starts building a pool of {@code byte[]}.
+     *
+     * @return a builder with default settings
+     */
+    public static BufferPoolBuilder<byte[]> bytes() {
+        return new BufferPoolBuilder<>(BufferKind.BYTES);
+    }
+
+    /**
+     * Starts building a pool of heap {@link ByteBuffer}s ({@link ByteBuffer#allocate(int)}).
+     *
+     * @return a builder with default settings
+     */
+    public static BufferPoolBuilder<ByteBuffer> heapBuffers() {
+        return new BufferPoolBuilder<>(BufferKind.HEAP);
+    }
+
+    /**
+     * Starts building a pool of direct {@link ByteBuffer}s
+     * ({@link ByteBuffer#allocateDirect(int)}), whose dropped buffers are freed at once.
+     *
+     * @return a builder with default settings
+     */
+    public static BufferPoolBuilder<ByteBuffer> directBuffers() {
+        return new BufferPoolBuilder<>(BufferKind.DIRECT);
+    }
+
+    @SuppressWarnings("unchecked") // an array of a generic type: filled with Pool<B> only
+    BufferPool(BufferKind<B> kind, String name, SizeClasses sizes, boolean zero, boolean freeOnDrop,
+            double trimAboveHeap, LeakDetection leakDetection, Consumer<? super LeakReport> onLeak) {
+        this.kind = kind;
+        this.name = name;
+        this.sizes = sizes;
+        this.maxClass = sizes.maxSize();
+        this.classes = (Pool<B>[]) new Pool<?>[sizes.count()];
+        this.freer = kind.freer(freeOnDrop);
+        Consumer<B> clearer = kind.clearer(zero);
+        try {
+            for (int i = 0; i < classes.length; i++) {
+                int size = sizes.size(i);
+                PoolBuilder<B> b = Pool.builder(() -> kind.allocate(size)).name(name + "-" + size);
+                if (sizes.keep(i) > 0) {
+                    b.maxIdle(sizes.keep(i));
+                } else {
+                    // The class's share holds no buffer: keep none, so the budget holds.
+                    b.maxIdle(1).retainIf(x -> false);
+                }
+                if (clearer != null) {
+                    b.reset(clearer);
+                }
+                if (freer != null) {
+                    b.destroy(freer);
+                }
+                if (trimAboveHeap < 1) {
+                    HeapTrimAccess.dropIdleAboveHeap(b, trimAboveHeap);
+                }
+                if (leakDetection != null) {
+                    b.leakDetection(leakDetection);
+                }
+                if (onLeak != null) {
+                    b.onLeak(onLeak);
+                }
+                classes[i] = b.build();
+            }
+        } catch (RuntimeException | Error e) {
+            try {
+                closeBuilt(); // the classes built so far: their aging registrations go
+            } catch (RuntimeException | Error second) {
+                e.addSuppressed(second);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Takes a buffer of at least {@code minSize} bytes: an idle one of the smallest class that
+     * fits, or a new one. See the class description for the state it comes in.
+     *
+     * @param minSize the bytes needed, from 0 to {@code Integer.MAX_VALUE - 8}
+     * @return a buffer that belongs to the caller until {@link #release(Object) released}; its
+     *         capacity is the class size, or exactly {@code minSize} above the largest class
+     * @throws IllegalArgumentException if {@code minSize} is negative or above
+     *         {@code Integer.MAX_VALUE - 8}
+     * @throws io.github.stripedpool.PoolClosedException if the pool is closed
+     * @throws OutOfMemoryError if a new buffer could not be allocated (heap or direct memory)
+     */
+    public B acquire(int minSize) {
+        int i = sizes.indexFor(minSize, name);
+        if (i == classes.length) {
+            return oversized(minSize);
+        }
+        return kind.handOut(classes[i].acquire(), minSize);
+    }
+
+    /** Split from acquire: rare by design, and allocates. */
+    private B oversized(int minSize) {
+        if (closed) {
+            classes[0].acquire(); // closed: throws the pool's PoolClosedException
+        }
+        B b = kind.allocate(minSize);
+        oversizedAcquired.increment();
+        return kind.handOut(b, minSize);
+    }
+
+    /**
+     * Gives a buffer back: it is cleared (and zeroed, if the pool zeroes on release) and kept
+     * for reuse, or dropped if its class already keeps its share of the budget, or if it is
+     * larger than the largest class. A dropped direct buffer is freed at once. After
+     * {@link #close()} every released buffer is dropped.
+     *
+     * @param buffer a buffer this pool handed out and that was not released since; it must not
+     *        be used after this call
+     * @throws NullPointerException if {@code buffer} is null
+     * @throws IllegalArgumentException if its capacity is not a class size and not above the
+     *         largest class, or it is of another kind than the pool's (heap or direct,
+     *         read-only), or, with {@link LeakDetection#PARANOID}, the pool did not hand it out
+     * @throws IllegalStateException on a double release the underlying pool catches (see
+     *         {@link Pool#release(Object)})
+     */
+    public void release(B buffer) {
+        Objects.requireNonNull(buffer, "buffer is null: release the buffer that acquire returned");
+        int capacity = kind.capacity(buffer, name);
+        if (capacity > maxClass) {
+            droppedOversized(buffer);
+            return;
+        }
+        classes[sizes.indexOf(capacity, name)].release(buffer);
+    }
+
+    private void droppedOversized(B buffer) {
+        oversizedReleased.increment();
+        if (freer != null) {
+            freer.accept(buffer);
+        }
+    }
+
+    /**
+     * A snapshot of the pool's counters: each class's {@link PoolStats}, the idle bytes against
+     * the budget, the oversized buffers.
+     *
+     * @return the counters as they were during this call
+     */
+    public BufferPoolStats stats() {
+        PoolStats[] s = new PoolStats[classes.length];
+        long trims = Long.MAX_VALUE;
+        for (int i = 0; i < s.length; i++) {
+            s[i] = classes[i].stats();
+            trims = Math.min(trims, HeapTrimAccess.trims(classes[i]));
+        }
+        return new BufferPoolStats(name, kind.label(), sizes, s,
+                oversizedAcquired.sum(), oversizedReleased.sum(), trims);
+    }
+
+    /**
+     * The pool's name, the prefix of its classes' names.
+     *
+     * @return the name given to the builder, or a generated one
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Whether {@link #close()} was called.
+     *
+     * @return true once the pool is closed
+     */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Closes the pool: drops every idle buffer now (freeing direct ones), and every buffer in
+     * use when it comes back. Then {@link #acquire(int)} throws
+     * {@link io.github.stripedpool.PoolClosedException}. Idempotent.
+     */
+    @Override
+    public void close() {
+        try {
+            closeBuilt();
+        } finally {
+            // After the classes: an oversized acquire that sees the flag finds them closed.
+            closed = true;
+        }
+    }
+
+    private void closeBuilt() {
+        Throwable first = null;
+        for (Pool<B> p : classes) {
+            if (p == null) {
+                continue;
+            }
+            try {
+                p.close();
+            } catch (RuntimeException | Error e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        if (first instanceof RuntimeException) {
+            throw (RuntimeException) first;
+        }
+        if (first != null) {
+            throw (Error) first;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return stats().toString();
+    }
+}

@@ -1,0 +1,249 @@
+package io.github.stripedpool.buffer;
+
+import io.github.stripedpool.LeakDetection;
+import io.github.stripedpool.LeakReport;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * Configures and builds a {@link BufferPool}. Obtained from {@link BufferPool#bytes()},
+ * {@link BufferPool#heapBuffers()} or {@link BufferPool#directBuffers()}.
+ *
+ * <p>{@link #build()} copies the settings: changing the builder afterwards does not change a
+ * built pool. A builder is not thread-safe.
+ *
+ * @param <B> {@code byte[]} or {@link java.nio.ByteBuffer}
+ */
+public final class BufferPoolBuilder<B> {
+    /**
+     * Default {@link #maxClassSize(int)}: 64 KiB. It covers the buffers of most I/O (a TLS
+     * record is at most 16 KiB, socket and file copies commonly use 8 to 64 KiB), and with the
+     * budget split equally among the classes, each class of the default 16 MiB budget can keep
+     * at least 22 buffers; a larger largest class takes a share of the budget that smaller
+     * classes, used far more often, would otherwise get.
+     */
+    static final int DEFAULT_MAX_CLASS = 64 * 1024;
+
+    /**
+     * Default {@link #minClassSize(int)}: 64 bytes, one cache line. Smaller requests get a
+     * 64-byte buffer: below that, pooling costs more than the JVM's allocation of the array.
+     */
+    static final int DEFAULT_MIN_CLASS = 64;
+
+    /** Largest class size: 1 GiB, the largest power of two an array can have. */
+    static final int MAX_CLASS_LIMIT = 1 << 30;
+
+    /**
+     * Default {@link #budget(long)}: 16 MiB of idle buffers, small beside any heap or direct
+     * memory limit a server runs with, and enough for a few dozen idle buffers of each class.
+     */
+    static final long DEFAULT_BUDGET = 16L * 1024 * 1024;
+
+    /**
+     * Default {@link #trimAboveHeap(double)}: 0.85. A heap still 85 % full after a collection
+     * has little headroom left, and the collector will soon run back to back; below that, the
+     * idle buffers are what keeps the allocation rate, and so the collections, down.
+     */
+    static final double DEFAULT_TRIM_ABOVE_HEAP = 0.85;
+
+    private static final AtomicInteger UNNAMED = new AtomicInteger();
+
+    private final BufferKind<B> kind;
+    private int minClass = DEFAULT_MIN_CLASS;
+    private int maxClass = DEFAULT_MAX_CLASS;
+    private long budget = DEFAULT_BUDGET;
+    private boolean zeroOnRelease;
+    private boolean freeOnDrop = true;
+    private double trimAboveHeap = DEFAULT_TRIM_ABOVE_HEAP;
+    private String name;
+    private LeakDetection leakDetection;
+    private Consumer<? super LeakReport> onLeak;
+
+    BufferPoolBuilder(BufferKind<B> kind) {
+        this.kind = kind;
+    }
+
+    /**
+     * Sets the smallest size class: every request of this size or less gets a buffer of this
+     * size.
+     *
+     * @param size a power of two from 1 to 2<sup>30</sup>, at most the largest class; default 64
+     * @return this builder
+     * @throws IllegalArgumentException if {@code size} is not a power of two in that range
+     */
+    public BufferPoolBuilder<B> minClassSize(int size) {
+        this.minClass = powerOfTwo(size, "minClassSize");
+        return this;
+    }
+
+    /**
+     * Sets the largest size class. A request for more is served by a new buffer of exactly the
+     * size asked for, which the pool does not keep: its release is accepted and the buffer
+     * dropped (see {@link BufferPoolStats#oversizedAcquired()}).
+     *
+     * @param size a power of two from 1 to 2<sup>30</sup>, at least the smallest class;
+     *        default 65,536 (64 KiB)
+     * @return this builder
+     * @throws IllegalArgumentException if {@code size} is not a power of two in that range
+     */
+    public BufferPoolBuilder<B> maxClassSize(int size) {
+        this.maxClass = powerOfTwo(size, "maxClassSize");
+        return this;
+    }
+
+    /**
+     * Sets the most bytes the pool keeps in idle buffers, over all its classes. The budget is
+     * split into equal shares, one per class, and a class keeps as many idle buffers as fit in
+     * its share (rounded down; a class whose share is smaller than one of its buffers keeps
+     * none). So the idle buffers' bytes never exceed the budget, whatever the load; a release
+     * beyond its class's share drops the buffer. Direct and heap pools are separate pools with
+     * separate budgets.
+     *
+     * @param bytes zero or more (zero keeps nothing); default 16 MiB
+     * @return this builder
+     * @throws IllegalArgumentException if {@code bytes} is negative
+     */
+    public BufferPoolBuilder<B> budget(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("budget must be zero or more bytes, got " + bytes
+                    + ": it is the most memory the pool keeps in idle buffers");
+        }
+        this.budget = bytes;
+        return this;
+    }
+
+    /**
+     * Sets whether a released buffer is filled with zeros before it can be reused, so that no
+     * borrower ever reads what the previous one wrote (the class of bug that leaked one
+     * request's data into another's response in some servers). It costs a pass over the whole
+     * buffer at each release. Off by default: code that writes before it reads, and reads only
+     * what it wrote, does not need it. Oversized buffers, which the pool never keeps,
+     * are not zeroed.
+     *
+     * @param zero true to zero every buffer the pool keeps; default false
+     * @return this builder
+     */
+    public BufferPoolBuilder<B> zeroOnRelease(boolean zero) {
+        this.zeroOnRelease = zero;
+        return this;
+    }
+
+    /**
+     * Direct pools: sets whether a direct buffer the pool drops (beyond the budget, aged out,
+     * oversized, at close) has its native memory freed at once, through
+     * {@code sun.misc.Unsafe.invokeCleaner} (module {@code jdk.unsupported}), or left to the
+     * garbage collector, which frees it when it finds the buffer unreachable. Freeing at once
+     * keeps dropped buffers from exhausting {@code -XX:MaxDirectMemorySize} between
+     * collections; it makes a use of the buffer after its release, or a second release, a
+     * use of freed memory, which may crash the JVM.
+     *
+     * <p>On JDK 24 and later the JVM prints a warning the first time the method is called,
+     * unless run with {@code --sun-misc-unsafe-memory-access=allow}; with {@code =deny} it
+     * refuses the call, and the pool logs one warning and leaves dropped buffers to the
+     * collector. Where {@code jdk.unsupported} is absent the pool logs one warning at
+     * {@link #build()} and does the same. Heap pools ignore this setting.
+     *
+     * @param free true to free dropped direct buffers at once; default true
+     * @return this builder
+     */
+    public BufferPoolBuilder<B> freeOnDrop(boolean free) {
+        this.freeOnDrop = free;
+        return this;
+    }
+
+    /**
+     * Sets the heap fullness above which the pool gives its idle buffers back at once. After
+     * each garbage collection (at most one check per collection, on the library's background
+     * worker, never on acquire or release), if the heap's used part exceeds this fraction of
+     * its maximum ({@code Runtime} figures: {@code totalMemory - freeMemory} over
+     * {@code maxMemory}), every idle buffer of every class is dropped, as two aging cycles in a
+     * row would, instead of at the next two aging cycles; counted in
+     * {@link BufferPoolStats#trims()}. For a direct pool the heap is still what is measured:
+     * its idle buffers are dropped (and freed) when the heap is short, not when direct memory
+     * is.
+     *
+     * @param fraction from 0 to 1; 1 never trims. Default 0.85
+     * @return this builder
+     * @throws IllegalArgumentException if {@code fraction} is not from 0 to 1
+     */
+    public BufferPoolBuilder<B> trimAboveHeap(double fraction) {
+        if (!(fraction >= 0 && fraction <= 1)) {
+            throw new IllegalArgumentException("trimAboveHeap must be a fraction of the heap from 0 "
+                    + "to 1 (1 never trims), got " + fraction);
+        }
+        this.trimAboveHeap = fraction;
+        return this;
+    }
+
+    /**
+     * Names the pool; each size class is a {@link io.github.stripedpool.Pool} named after it
+     * with the class size appended ({@code "net-4096"}). Same rules as
+     * {@link io.github.stripedpool.PoolBuilder#name(String)}, checked by {@link #build()}.
+     *
+     * @param name printable, not blank; default {@code buffers-N}
+     * @return this builder
+     * @throws NullPointerException if {@code name} is null
+     */
+    public BufferPoolBuilder<B> name(String name) {
+        this.name = Objects.requireNonNull(name, "name is null: pass a printable name");
+        return this;
+    }
+
+    /**
+     * Sets leak detection for every size class, as
+     * {@link io.github.stripedpool.PoolBuilder#leakDetection(LeakDetection)} does for a pool.
+     * {@link LeakDetection#PARANOID} also rejects a buffer that the pool did not hand out.
+     *
+     * @param level the level; default: the system property {@code stripedpool.leakDetection},
+     *        else {@link LeakDetection#DISABLED}
+     * @return this builder
+     * @throws NullPointerException if {@code level} is null
+     */
+    public BufferPoolBuilder<B> leakDetection(LeakDetection level) {
+        this.leakDetection = Objects.requireNonNull(level,
+                "leakDetection is null: pass LeakDetection.DISABLED, SAMPLED or PARANOID");
+        return this;
+    }
+
+    /**
+     * Sets a listener for the leak reports of every size class, as
+     * {@link io.github.stripedpool.PoolBuilder#onLeak(Consumer)} does for a pool.
+     *
+     * @param listener receives each report; default: none (reports are logged)
+     * @return this builder
+     * @throws NullPointerException if {@code listener} is null
+     */
+    public BufferPoolBuilder<B> onLeak(Consumer<? super LeakReport> listener) {
+        this.onLeak = Objects.requireNonNull(listener,
+                "onLeak listener is null: pass a Consumer of LeakReport, or do not call onLeak()");
+        return this;
+    }
+
+    /**
+     * Builds the pool.
+     *
+     * @return a new, open buffer pool
+     * @throws IllegalStateException if the smallest class is larger than the largest
+     * @throws IllegalArgumentException if the name, with a class size appended, is not a valid
+     *         pool name
+     */
+    public BufferPool<B> build() {
+        if (minClass > maxClass) {
+            throw new IllegalStateException("minClassSize (" + minClass + ") is above maxClassSize ("
+                    + maxClass + "): set the smallest class at most as large as the largest");
+        }
+        String n = name != null ? name : "buffers-" + UNNAMED.incrementAndGet();
+        return new BufferPool<>(kind, n, new SizeClasses(minClass, maxClass, budget),
+                zeroOnRelease, freeOnDrop, trimAboveHeap, leakDetection, onLeak);
+    }
+
+    private static int powerOfTwo(int size, String what) {
+        if (size < 1 || size > MAX_CLASS_LIMIT || Integer.bitCount(size) != 1) {
+            throw new IllegalArgumentException(what + " must be a power of two from 1 to "
+                    + MAX_CLASS_LIMIT + ", got " + size + ": size classes double from the "
+                    + "smallest to the largest");
+        }
+        return size;
+    }
+}

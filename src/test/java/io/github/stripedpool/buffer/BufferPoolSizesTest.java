@@ -1,0 +1,211 @@
+package io.github.stripedpool.buffer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.stripedpool.PoolClosedException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.junit.jupiter.api.Test;
+
+/** Sizes at their extremes, what a released buffer may be, and the state a buffer comes in. */
+class BufferPoolSizesTest {
+    private static final int MAX = BufferPoolBuilder.DEFAULT_MAX_CLASS;
+
+    @Test
+    void acquireReturnsTheSmallestClassThatFits() {
+        try (BufferPool<byte[]> pool = BufferPool.bytes().build()) {
+            int[][] cases = {
+                {0, 64}, {1, 64}, {63, 64}, {64, 64}, {65, 128}, {127, 128}, {128, 128},
+                {129, 256}, {4095, 4096}, {4096, 4096}, {4097, 8192},
+                {MAX - 1, MAX}, {MAX, MAX},
+            };
+            for (int[] c : cases) {
+                byte[] b = pool.acquire(c[0]);
+                assertEquals(c[1], b.length, "acquire(" + c[0] + ")");
+                pool.release(b);
+            }
+            assertEquals(0, pool.stats().oversizedAcquired());
+        }
+    }
+
+    @Test
+    void acquireAboveTheLargestClassGivesAnExactBufferThatIsNotKept() {
+        try (BufferPool<byte[]> pool = BufferPool.bytes().build()) {
+            byte[] b = pool.acquire(MAX + 1);
+            assertEquals(MAX + 1, b.length);
+            pool.release(b);
+            byte[] again = pool.acquire(MAX + 1);
+            assertNotSame(b, again, "an oversized buffer must not be kept");
+            pool.release(again);
+            BufferPoolStats s = pool.stats();
+            assertEquals(2, s.oversizedAcquired());
+            assertEquals(2, s.oversizedReleased());
+            assertEquals(0, s.idleBytes());
+        }
+    }
+
+    @Test
+    void acquireRejectsNegativeAndUnallocatableSizes() {
+        try (BufferPool<byte[]> pool = BufferPool.bytes().name("sizes").build()) {
+            for (int bad : new int[] {-1, Integer.MIN_VALUE, Integer.MAX_VALUE, SizeClasses.MAX_REQUEST + 1}) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> pool.acquire(bad), "acquire(" + bad + ")");
+                assertTrue(e.getMessage().contains("'sizes'") && e.getMessage().contains("ask for 0 to "),
+                        e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void theLargestRequestIsOversizedNotRejected() {
+        // Not acquired: it would allocate 2 GiB. The class lookup is what decides.
+        SizeClasses c = new SizeClasses(64, MAX, 1 << 20);
+        assertEquals(c.count(), c.indexFor(SizeClasses.MAX_REQUEST, "p"));
+        assertEquals(c.count(), c.indexFor(MAX + 1, "p"));
+        assertEquals(c.count() - 1, c.indexFor(MAX, "p"));
+        SizeClasses widest = new SizeClasses(1, 1 << 30, 0);
+        assertEquals(31, widest.count());
+        assertEquals(30, widest.indexFor(1 << 30, "p"));
+        assertEquals(31, widest.indexFor(SizeClasses.MAX_REQUEST, "p"));
+        assertEquals(0, widest.indexFor(0, "p"));
+        assertEquals(1, widest.indexFor(2, "p"));
+        assertEquals(2, widest.indexFor(3, "p"));
+    }
+
+    @Test
+    void releaseRejectsABufferWhoseSizeIsNoClassSize() {
+        try (BufferPool<byte[]> pool = BufferPool.bytes().name("classes").build()) {
+            for (int size : new int[] {0, 1, 32, 63, 65, 100, MAX - 1}) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> pool.release(new byte[size]), "release of " + size + " bytes");
+                assertTrue(e.getMessage().contains("none of its class sizes (64 to " + MAX), e.getMessage());
+            }
+            assertThrows(NullPointerException.class, () -> pool.release(null));
+            assertEquals(0, pool.stats().idleBytes());
+        }
+    }
+
+    @Test
+    void releaseRejectsABufferOfAnotherKind() {
+        try (BufferPool<ByteBuffer> direct = BufferPool.directBuffers().build();
+                BufferPool<ByteBuffer> heap = BufferPool.heapBuffers().build()) {
+            assertThrows(IllegalArgumentException.class, () -> direct.release(ByteBuffer.allocate(64)));
+            assertThrows(IllegalArgumentException.class, () -> heap.release(ByteBuffer.allocateDirect(64)));
+            ByteBuffer b = heap.acquire(64);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> heap.release(b.asReadOnlyBuffer()));
+            assertTrue(e.getMessage().contains("read-only"), e.getMessage());
+            heap.release(b);
+        }
+    }
+
+    @Test
+    void aByteBufferComesClearedWithItsLimitAtTheSizeAskedFor() {
+        for (BufferPoolBuilder<ByteBuffer> kind : java.util.List.of(BufferPool.heapBuffers(), BufferPool.directBuffers())) {
+            try (BufferPool<ByteBuffer> pool = kind.build()) {
+                ByteBuffer b = pool.acquire(1000);
+                assertEquals(0, b.position());
+                assertEquals(1000, b.limit());
+                assertEquals(1024, b.capacity());
+                b.order(ByteOrder.LITTLE_ENDIAN).position(10).limit(20).mark();
+                pool.release(b);
+                ByteBuffer again = pool.acquire(600);
+                assertSame(b, again, "the same thread gets its buffer back");
+                assertEquals(0, again.position());
+                assertEquals(600, again.limit());
+                assertEquals(ByteOrder.BIG_ENDIAN, again.order());
+                assertThrows(java.nio.InvalidMarkException.class, again::reset);
+                pool.release(again);
+                ByteBuffer big = pool.acquire(MAX + 5);
+                assertEquals(MAX + 5, big.capacity());
+                assertEquals(MAX + 5, big.limit());
+                pool.release(big);
+            }
+        }
+    }
+
+    @Test
+    void zeroOnReleaseClearsEveryByte() {
+        try (BufferPool<byte[]> zeroing = BufferPool.bytes().zeroOnRelease(true).build();
+                BufferPool<ByteBuffer> direct = BufferPool.directBuffers().zeroOnRelease(true).build()) {
+            byte[] b = zeroing.acquire(100);
+            java.util.Arrays.fill(b, (byte) 7);
+            zeroing.release(b);
+            byte[] again = zeroing.acquire(100);
+            assertSame(b, again);
+            assertArrayEquals(new byte[128], again);
+            zeroing.release(again);
+
+            ByteBuffer d = direct.acquire(100);
+            while (d.hasRemaining()) {
+                d.put((byte) 7);
+            }
+            d.clear().put(127, (byte) 7);
+            direct.release(d);
+            ByteBuffer d2 = direct.acquire(128);
+            assertSame(d, d2);
+            for (int i = 0; i < 128; i++) {
+                assertEquals(0, d2.get(i), "byte " + i);
+            }
+            direct.release(d2);
+        }
+    }
+
+    @Test
+    void withoutZeroingABufferKeepsItsBytes() {
+        // Zeroing is off by default: a cost only those who need it pay.
+        try (BufferPool<byte[]> pool = BufferPool.bytes().build()) {
+            byte[] b = pool.acquire(100);
+            b[5] = 9;
+            pool.release(b);
+            byte[] again = pool.acquire(100);
+            assertSame(b, again);
+            assertEquals(9, again[5]);
+            pool.release(again);
+        }
+    }
+
+    @Test
+    void builderRejectsBadSettings() {
+        for (int bad : new int[] {0, -1, 3, 100, 1 << 31, (1 << 30) + 1}) {
+            assertThrows(IllegalArgumentException.class, () -> BufferPool.bytes().minClassSize(bad));
+            assertThrows(IllegalArgumentException.class, () -> BufferPool.bytes().maxClassSize(bad));
+        }
+        assertThrows(IllegalArgumentException.class, () -> BufferPool.bytes().budget(-1));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> BufferPool.bytes().minClassSize(1024).maxClassSize(512).build());
+        assertTrue(e.getMessage().contains("minClassSize (1024) is above maxClassSize (512)"), e.getMessage());
+        assertThrows(NullPointerException.class, () -> BufferPool.bytes().name(null));
+        assertThrows(IllegalArgumentException.class, () -> BufferPool.bytes().name("a\nb").build());
+    }
+
+    @Test
+    void oneClassPoolsWork() {
+        try (BufferPool<byte[]> pool = BufferPool.bytes().minClassSize(1).maxClassSize(1).budget(10).build()) {
+            assertEquals(1, pool.acquire(0).length);
+            assertEquals(1, pool.acquire(1).length);
+            assertEquals(2, pool.acquire(2).length);
+            assertEquals(1, pool.stats().oversizedAcquired());
+            assertEquals(10, pool.stats().classKeeps(0));
+        }
+    }
+
+    @Test
+    void afterCloseAcquireThrowsAndReleaseDrops() {
+        BufferPool<byte[]> pool = BufferPool.bytes().build();
+        byte[] held = pool.acquire(64);
+        pool.close();
+        assertTrue(pool.isClosed());
+        assertThrows(PoolClosedException.class, () -> pool.acquire(64));
+        assertThrows(PoolClosedException.class, () -> pool.acquire(MAX + 1));
+        pool.release(held);
+        assertEquals(1, pool.stats().classStats(0).dropped());
+        assertEquals(0, pool.stats().idleBytes());
+        pool.close();
+    }
+}
