@@ -7,6 +7,7 @@ import io.github.stripedpool.LeakTesting.Buffer;
 import io.github.stripedpool.LeakTesting.Reports;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
@@ -70,8 +71,12 @@ class LeakSamplingTest {
      */
     @Test
     void aTrackedObjectReleasedOnAnotherThreadIsRetiredThere() throws Exception {
+        // No aging during the test: an object that aging drops keeps its tracker until the
+        // collector finds the object, and the pool makes another (tracked one time in four) in
+        // its place, so the count would depend on when collections come rather than on the
+        // retirement this test checks.
         Pool<Buffer> pool = Pool.builder(Buffer::new).leakDetection(LeakDetection.SAMPLED)
-                .leakSamplingInterval(4).build();
+                .leakSamplingInterval(4).agingInterval(Duration.ofDays(1)).build();
         ExecutorService other = Executors.newSingleThreadExecutor();
         try {
             for (int i = 0; i < 5_000; i++) {
@@ -85,7 +90,12 @@ class LeakSamplingTest {
                     pool.release(y);
                 }).get();
             }
-            assertTrue(LeakTesting.tracked(pool) <= 3, "tracked " + LeakTesting.tracked(pool));
+            // Every tracker left belongs to an object the pool still holds: the other thread's
+            // slot and its spare entries keep up to 1 + PrivateSlot.SPARES of them idle, and the
+            // main thread, which never releases, finds none of those and makes new ones.
+            PoolStats st = pool.stats();
+            int tracked = LeakTesting.tracked(pool);
+            assertTrue(tracked <= st.idle() + st.inUse(), "tracked " + tracked + ", " + st);
         } finally {
             other.shutdownNow();
             pool.close();
