@@ -461,12 +461,12 @@ final class UnboundedPool<T> implements Pool<T> {
 
     // ---------------------------------------------------------------- aging
 
-    /** Called by the {@link AgingClock} after each garbage collection; see {@link UnboundedAging}. */
     /** The aging state, for a test's failure report. */
     String describeAging() {
         return aging.describe();
     }
 
+    /** Called by the {@link AgingClock} after each garbage collection; see {@link UnboundedAging}. */
     void onGarbageCollection(long now) {
         aging.onGarbageCollection(now);
     }
