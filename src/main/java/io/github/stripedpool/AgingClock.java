@@ -47,7 +47,12 @@ final class AgingClock {
 
     private static final ReferenceQueue<Object> COLLECTIONS = new ReferenceQueue<>();
     private static final ConcurrentLinkedQueue<Registration> POOLS = new ConcurrentLinkedQueue<>();
-    private static final ClockThread THREAD = new ClockThread(THREAD_NAME, AgingClock::run);
+    private static final ClockThread THREAD = new ClockThread(THREAD_NAME, new Runnable() {
+        @Override
+        public void run() {
+            AgingClock.run(); // no method reference: see ClockThread
+        }
+    });
     /**
      * Set once a bounded pool scheduled maintenance: from then on this clock checks after each
      * collection that the maintenance clock still has its thread. Not before, so that a JVM with
@@ -58,6 +63,8 @@ final class AgingClock {
     private static Reference<Object> sentinel;
     /** Clock thread only: idle checks in a row that found the sentinel cleared ({@link #sentinelLost}). */
     private static int clearedChecks;
+    /** Clock thread only: collections seen, for {@link #describe}. */
+    private static long collectionsSeen;
 
     private AgingClock() {
     }
@@ -88,7 +95,11 @@ final class AgingClock {
     }
 
     static void unregister(UnboundedPool<?> pool) {
-        POOLS.removeIf(r -> r.get() == pool);
+        for (Iterator<Registration> it = POOLS.iterator(); it.hasNext(); ) {
+            if (it.next().get() == pool) {
+                it.remove();
+            }
+        }
     }
 
     private static void run() {
@@ -123,6 +134,7 @@ final class AgingClock {
                 sentinel = null; // armed again at the next turn
                 clearedChecks = 0;
             }
+            collectionsSeen++;
             ageAll(System.nanoTime());
             if (watchMaintenance) {
                 MaintenanceClock.watch(); // replaces the maintenance thread, should it be gone
@@ -157,17 +169,21 @@ final class AgingClock {
         for (Registration r : POOLS) {
             UnboundedPool<?> p = r.get();
             b.append("; pool ").append(p == null ? "(collected)" : p.name()).append(" pending ")
-                    .append(r.pending.get()).append(p == null ? "" : ", lane idle " + Background.lane(p).idle() + ", "
+                    .append(r.pending.get()).append(p == null ? "" : ", lane " + Background.lane(p).describe() + ", "
                             + p.describeAging());
         }
-        return b.toString();
+        return b.append("; collections seen ").append(collectionsSeen).append("; last failure of a clock ")
+                .append(ClockThread.lastFailure).append("; workers ")
+                .append(Background.describeWorkers()).toString();
     }
 
     private static boolean endIfIdle() {
-        return THREAD.endIf(() -> {
-            POOLS.removeIf(r -> r.get() == null);
-            return POOLS.isEmpty();
-        });
+        for (Iterator<Registration> it = POOLS.iterator(); it.hasNext(); ) {
+            if (it.next().get() == null) {
+                it.remove();
+            }
+        }
+        return THREAD.endIfEmpty(POOLS);
     }
 
     private static void ageAll(long now) {
@@ -191,11 +207,14 @@ final class AgingClock {
 
     private static void submit(Registration r, UnboundedPool<?> pool, long now) {
         try {
-            Background.lane(pool).submit(() -> {
-                try {
-                    pool.onGarbageCollection(now);
-                } finally {
-                    r.pending.set(false);
+            Background.lane(pool).submit(new Runnable() { // no lambda: see ClockThread
+                @Override
+                public void run() {
+                    try {
+                        pool.onGarbageCollection(now);
+                    } finally {
+                        r.pending.set(false);
+                    }
                 }
             }, "aging of pool '" + pool.name() + "'");
         } catch (Throwable e) {

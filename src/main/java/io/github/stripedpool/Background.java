@@ -1,5 +1,6 @@
 package io.github.stripedpool;
 
+import java.lang.invoke.MethodHandles;
 import java.security.AccessController;
 import java.security.PrivilegedAction;
 import java.util.Collections;
@@ -64,12 +65,49 @@ final class Background {
      * them never run at once and a slow one delays only its own pool.
      */
     static Lane lane(Object pool) {
-        return lanes.computeIfAbsent(pool, p -> new Lane());
+        synchronized (lanes) { // the synchronized map's own monitor; no lambda: see ClockThread
+            Lane lane = lanes.get(pool);
+            if (lane == null) {
+                lane = new Lane();
+                lanes.put(pool, lane);
+            }
+            return lane;
+        }
     }
 
     /** Runs {@code job} on a worker. Used by {@link Lane}; throws if no thread could be had. */
     static void startWorker(Runnable job) {
         WORKERS.execute(job);
+    }
+
+    /**
+     * Initialises, on the calling thread (one that builds a pool), every class of the library
+     * with a static initialiser that the background work could otherwise be the first to use.
+     * A class whose initialiser fails once (an {@link OutOfMemoryError} while the heap is
+     * exhausted) fails every later use with {@link NoClassDefFoundError}, so a class first
+     * initialised by a worker at such a moment would stop that work for good; the first leak
+     * report once stopped every leak report of the JVM that way. {@code BackgroundClassInitTest}
+     * finds any class missing here.
+     */
+    static void prepare() {
+        MethodHandles.Lookup lookup = MethodHandles.lookup();
+        try {
+            lookup.ensureInitialized(Hooks.class);
+            lookup.ensureInitialized(LeakReport.Kind.class);
+            lookup.ensureInitialized(ReportDelivery.class);
+        } catch (IllegalAccessException e) {
+            throw new AssertionError("a class of the library's own package", e);
+        }
+        try {
+            lookup.ensureInitialized(LeakEvent.class);
+        } catch (LinkageError | IllegalAccessException e) {
+            // No jdk.jfr module: the first leak report says so (see ReportDelivery).
+        }
+    }
+
+    /** The shared workers, for a test's failure report. */
+    static String describeWorkers() {
+        return WORKERS.describe();
     }
 
     /**
@@ -79,11 +117,14 @@ final class Background {
      */
     @SuppressWarnings("removal") // AccessController: the only way to drop the context on JDK 17
     static Thread newThread(Runnable body, String name) {
-        PrivilegedAction<Thread> make = () -> {
-            Thread t = new Thread(null, body, name, 0, false);
-            t.setDaemon(true);
-            t.setContextClassLoader(null);
-            return t;
+        PrivilegedAction<Thread> make = new PrivilegedAction<Thread>() { // no lambda: see ClockThread
+            @Override
+            public Thread run() {
+                Thread t = new Thread(null, body, name, 0, false);
+                t.setDaemon(true);
+                t.setContextClassLoader(null);
+                return t;
+            }
         };
         return AccessController.doPrivileged(make);
     }

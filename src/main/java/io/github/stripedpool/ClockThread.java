@@ -1,7 +1,7 @@
 package io.github.stripedpool;
 
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
+import java.util.Collection;
 
 /**
  * The one thread of a clock ({@link AgingClock}, {@link LeakReaper}, {@link MaintenanceClock}):
@@ -10,7 +10,7 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Concurrency. Both decisions are made under this object's monitor: a registration adds its
  * pool to the clock's queue and then calls {@link #ensureRunning}; the clock thread calls
- * {@link #endIf} with a check that reads the queue. So a pool registered while the thread is
+ * {@link #endIfEmpty} with that queue. So a pool registered while the thread is
  * ending is either seen by the check (the thread goes on) or finds no thread and starts one.
  * No user code runs under the monitor.
  *
@@ -21,10 +21,20 @@ import java.util.function.BooleanSupplier;
  * frame without running its handlers. So the thread's own outermost frame, which runs once and
  * stays interpreted, catches what leaves the loop, reports it, pauses and enters the loop again
  * ({@link #runUntilEnded}): the loops keep no state on their stack, and the thread ends only
- * through {@link #endIf}. Should it end otherwise all the same, the thread forgets itself on the
+ * through {@link #endIfEmpty}. Should it end otherwise all the same, the thread forgets itself on the
  * way out, and {@link #ensureRunning} also treats a thread that is no longer alive as none: the
  * next registration, or whoever watches the clock, starts another instead of trusting a dead
  * one.
+ *
+ * <p>No invokedynamic. The JVM links an invokedynamic call site (a lambda, a method reference,
+ * and, unless compiled otherwise, a string concatenation) the first time it runs, and if that
+ * linkage fails, as it does when the heap is exhausted at that moment, the site throws the same
+ * {@link BootstrapMethodError} at every later run: the path through it is broken for good. A
+ * clock that first saw a collection while the heap was full then never aged a pool again. So
+ * this package has no invokedynamic at all (its classes use named and anonymous classes, and
+ * the build compiles string concatenation to {@code StringBuilder} calls); a class whose
+ * loading fails for lack of memory is loaded again at its next use. {@code NoInvokeDynamicTest}
+ * checks the compiled classes.
  */
 final class ClockThread {
     /**
@@ -53,23 +63,32 @@ final class ClockThread {
      */
     synchronized void ensureRunning() {
         if (thread == null || !thread.isAlive()) {
-            Thread[] self = new Thread[1];
-            Thread t = Background.newThread(() -> {
-                try {
-                    runUntilEnded();
-                } finally {
-                    forget(self[0]);
-                }
-            }, name);
-            self[0] = t;
+            Body body = new Body();
+            Thread t = Background.newThread(body, name);
+            body.self = t;
             t.start();
             thread = t;
         }
     }
 
+    /** What the clock's thread runs: the loop, then forgetting itself. */
+    private final class Body implements Runnable {
+        /** Written before the thread starts. */
+        Thread self;
+
+        @Override
+        public void run() {
+            try {
+                runUntilEnded();
+            } finally {
+                forget(self);
+            }
+        }
+    }
+
     /**
      * The clock's loop, entered again whenever a throwable leaves it (see the class comment); a
-     * loop returns only after {@link #endIf} said so. The message is made before any failure, so
+     * loop returns only after {@link #endIfEmpty} said so. The message is made before any failure, so
      * the catch allocates nothing of its own.
      */
     private void runUntilEnded() {
@@ -95,7 +114,11 @@ final class ClockThread {
      * {@link #FAILURE_PAUSE_NANOS}. Never throws, the report's and the pause's own failures
      * included: it is called from the catch block of a loop that must not end.
      */
+    /** The last failure of any clock's loop, for a test's failure report. */
+    static volatile Throwable lastFailure;
+
     static void failed(String what, Throwable failure) {
+        lastFailure = failure;
         try {
             Background.logFailure(what, failure);
         } catch (Throwable reportFailed) {
@@ -119,9 +142,12 @@ final class ClockThread {
         }
     }
 
-    /** Called by the clock thread: returns true, and forgets the thread, if {@code idle} holds. */
-    synchronized boolean endIf(BooleanSupplier idle) {
-        if (idle.getAsBoolean()) {
+    /**
+     * Called by the clock thread: returns true, and forgets the thread, if the clock's
+     * {@code registrations} are empty (the caller has removed those of collected pools).
+     */
+    synchronized boolean endIfEmpty(Collection<?> registrations) {
+        if (registrations.isEmpty()) {
             thread = null;
             return true;
         }

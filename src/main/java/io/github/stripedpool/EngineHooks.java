@@ -25,7 +25,12 @@ final class EngineHooks<T> {
     private final String name;
     private final Supplier<? extends T> factory;
     /** What a release does before pooling: nothing to run keeps it null. */
-    private static final Consumer<Object> NO_RESET = x -> { };
+    private static final Consumer<Object> NO_RESET = new Consumer<Object>() { // no lambda: see ClockThread
+        @Override
+        public void accept(Object x) {
+            // nothing to reset
+        }
+    };
 
     /**
      * Null when a release has nothing to run: no reset hook and no retain predicate. The engine

@@ -56,7 +56,12 @@ final class FlightRecorderEvents {
         if (hook != null) {
             return;
         }
-        Runnable h = FlightRecorderEvents::snapshot;
+        Runnable h = new Runnable() { // no method reference: see ClockThread
+            @Override
+            public void run() {
+                snapshot();
+            }
+        };
         try {
             jdk.jfr.FlightRecorder.addPeriodicEvent(PoolStatsEvent.class, h);
             hook = h;
@@ -73,10 +78,12 @@ final class FlightRecorderEvents {
         if (!available) {
             return;
         }
-        POOLS.removeIf(r -> {
-            Pool<?> p = r.get();
-            return p == null || p.isClosed();
-        });
+        for (Iterator<Registered> it = POOLS.iterator(); it.hasNext(); ) {
+            Pool<?> p = it.next().get();
+            if (p == null || p.isClosed()) {
+                it.remove();
+            }
+        }
         if (POOLS.isEmpty()) {
             removeHookIfIdle();
         }

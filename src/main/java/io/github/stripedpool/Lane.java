@@ -92,6 +92,15 @@ final class Lane {
         return owner.get() == null && jobs.isEmpty();
     }
 
+    /** The lane's state, for a test's failure report. */
+    String describe() {
+        Object o = owner.get();
+        String who = o == null ? "none" : o instanceof Thread ? ((Thread) o).getName()
+                + (((Thread) o).isAlive() ? "" : " (dead)") : "scheduled "
+                + (System.nanoTime() - ((Scheduled) o).since) / 1_000_000 + " ms ago";
+        return "owner " + who + ", " + jobs.size() + " queued";
+    }
+
     private void schedule() {
         if (owner.get() != null) {
             return;
@@ -106,7 +115,12 @@ final class Lane {
             return;
         }
         try {
-            Background.startWorker(() -> drain(token));
+            Background.startWorker(new Runnable() { // no lambda: see ClockThread
+                @Override
+                public void run() {
+                    drain(token);
+                }
+            });
         } catch (Throwable e) {
             owner.compareAndSet(token, null);
             try {

@@ -3,6 +3,7 @@ package io.github.stripedpool;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
+import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -34,7 +35,12 @@ final class LeakReaper {
     /** The leak-detecting pools, weakly: the thread ends when none is left. */
     private static final ConcurrentLinkedQueue<WeakReference<Object>> POOLS =
             new ConcurrentLinkedQueue<>();
-    private static final ClockThread THREAD = new ClockThread(THREAD_NAME, LeakReaper::run);
+    private static final ClockThread THREAD = new ClockThread(THREAD_NAME, new Runnable() {
+        @Override
+        public void run() {
+            LeakReaper.run(); // no method reference: see ClockThread
+        }
+    });
 
     private LeakReaper() {
     }
@@ -80,17 +86,23 @@ final class LeakReaper {
 
     private static void dispatch(LeakTracker t) {
         try {
-            Background.lane(t.pool).submit(() -> t.pool.reap(t),
-                    "leak detection of pool '" + t.pool.name() + "'");
+            Background.lane(t.pool).submit(new Runnable() { // no lambda: see ClockThread
+                @Override
+                public void run() {
+                    t.pool.reap(t);
+                }
+            }, "leak detection of pool '" + t.pool.name() + "'");
         } catch (Throwable queueFailed) {
             t.pool.reap(t); // rather late on this thread than never
         }
     }
 
     private static boolean endIfIdle() {
-        return THREAD.endIf(() -> {
-            POOLS.removeIf(r -> r.get() == null);
-            return POOLS.isEmpty();
-        });
+        for (Iterator<WeakReference<Object>> it = POOLS.iterator(); it.hasNext(); ) {
+            if (it.next().get() == null) {
+                it.remove();
+            }
+        }
+        return THREAD.endIfEmpty(POOLS);
     }
 }

@@ -3,8 +3,7 @@ package io.github.stripedpool;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
-import java.util.function.Predicate;
+import java.util.function.BiFunction;
 
 /**
  * One pool's trackers, found by the identity of their object without holding the object.
@@ -58,11 +57,7 @@ final class LeakTable {
 
     /** Adds {@code t}, retiring any older tracker of the same object (released, or stale). */
     void track(LeakTracker t, Object object) {
-        chains.compute(t.hash, (h, head) -> {
-            LeakTracker rest = unlink(head, object);
-            t.next = rest;
-            return t;
-        });
+        chains.compute(t.hash, new Edit(t, object, null));
         added();
     }
 
@@ -79,48 +74,70 @@ final class LeakTable {
     /** Retires the tracker of {@code object}, if any: the object was acquired untracked. */
     void untrack(Object object) {
         if (find(object) != null) {
-            chains.computeIfPresent(System.identityHashCode(object), (h, head) -> unlink(head, object));
+            chains.computeIfPresent(System.identityHashCode(object), new Edit(null, object, null));
         }
     }
 
     /** Removes {@code t} if it is still in the table (the reaper, after its object died). */
     boolean remove(LeakTracker t) {
-        boolean[] removed = new boolean[1];
-        chains.computeIfPresent(t.hash, (h, head) -> without(head, x -> x == t, x -> removed[0] = true));
-        return removed[0];
-    }
-
-    /** The chain {@code head} without the tracker of {@code object}, which is cleared. */
-    private LeakTracker unlink(LeakTracker head, Object object) {
-        return without(head, x -> x.refersTo(object), LeakTracker::clear);
+        Edit edit = new Edit(null, null, t);
+        chains.computeIfPresent(t.hash, edit);
+        return edit.removed;
     }
 
     /**
-     * The chain {@code head} without the trackers {@code drop} selects; each of them is counted
-     * out of {@link #size} and passed to {@code dropped}. Runs under the bin lock. Rebuilds the
-     * links in place: a concurrent lookup sees either the old or the new successor, both of
-     * which lead only to trackers that are, or were just, valid.
+     * One change of one chain, run by {@code compute} under the map's lock for its key: the
+     * chain without the tracker of {@link #object} (which is cleared) or without
+     * {@link #tracker}, each removal counted out of {@link #size}; then {@link #add} in front,
+     * if any. Rebuilds the links in place: a concurrent lookup sees either the old or the new
+     * successor, both of which lead only to trackers that are, or were just, valid.
+     *
+     * <p>A class rather than lambdas, as everywhere in this package: the reaper removes
+     * trackers on a background thread that must outlive heap exhaustion, and a lambda's call
+     * site that is first run while the heap is exhausted fails to link for good (see
+     * {@link ClockThread}).
      */
-    private LeakTracker without(LeakTracker head, Predicate<LeakTracker> drop,
-            Consumer<LeakTracker> dropped) {
-        LeakTracker kept = null;
-        LeakTracker tail = null;
-        for (LeakTracker x = head; x != null; x = x.next) {
-            if (drop.test(x)) {
-                dropped.accept(x);
-                removed();
-                continue;
-            }
-            if (tail == null) {
-                kept = x;
-            } else {
-                tail.next = x;
-            }
-            tail = x;
+    private final class Edit implements BiFunction<Integer, LeakTracker, LeakTracker> {
+        private final LeakTracker add;
+        private final Object object;
+        private final LeakTracker tracker;
+        /** Whether a tracker was removed; read by the caller after {@code compute}. */
+        boolean removed;
+
+        Edit(LeakTracker add, Object object, LeakTracker tracker) {
+            this.add = add;
+            this.object = object;
+            this.tracker = tracker;
         }
-        if (tail != null) {
-            tail.next = null;
+
+        @Override
+        public LeakTracker apply(Integer hash, LeakTracker head) {
+            LeakTracker kept = null;
+            LeakTracker tail = null;
+            for (LeakTracker x = head; x != null; x = x.next) {
+                if (object != null ? x.refersTo(object) : x == tracker) {
+                    if (object != null) {
+                        x.clear();
+                    }
+                    removed = true;
+                    removed();
+                    continue;
+                }
+                if (tail == null) {
+                    kept = x;
+                } else {
+                    tail.next = x;
+                }
+                tail = x;
+            }
+            if (tail != null) {
+                tail.next = null;
+            }
+            if (add == null) {
+                return kept;
+            }
+            add.next = kept;
+            return add;
         }
-        return kept;
     }
 }

@@ -50,7 +50,12 @@ final class MaintenanceClock {
     private static final long MAX_PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private static final ConcurrentLinkedQueue<Periodic> TASKS = new ConcurrentLinkedQueue<>();
-    private static final ClockThread THREAD = new ClockThread(THREAD_NAME, MaintenanceClock::run);
+    private static final ClockThread THREAD = new ClockThread(THREAD_NAME, new Runnable() {
+        @Override
+        public void run() {
+            MaintenanceClock.run(); // no method reference: see ClockThread
+        }
+    });
 
     private MaintenanceClock() {
     }
@@ -89,7 +94,12 @@ final class MaintenanceClock {
     /** Runs {@link BoundedPool#refillRequested()} once, soon, on the pool's lane. */
     static void refillSoon(BoundedPool<?> pool) {
         try {
-            Background.lane(pool).submit(pool::refillRequested, "refill of pool '" + pool.name() + "'");
+            Background.lane(pool).submit(new Runnable() { // no method reference: see ClockThread
+                @Override
+                public void run() {
+                    pool.refillRequested();
+                }
+            }, "refill of pool '" + pool.name() + "'");
         } catch (Throwable e) {
             try {
                 Background.logFailure("refill of pool '" + pool.name() + "' could not be queued; "
@@ -123,7 +133,7 @@ final class MaintenanceClock {
                 if (!TASKS.isEmpty()) {
                     idleSince = now;
                 } else if (now - idleSince >= TimeUnit.SECONDS.toNanos(IDLE_SECONDS)
-                        && THREAD.endIf(TASKS::isEmpty)) {
+                        && THREAD.endIfEmpty(TASKS)) {
                     return;
                 }
                 LockSupport.parkNanos(THREAD, park);
@@ -170,11 +180,14 @@ final class MaintenanceClock {
                 // AgingClock.ageAll); queue it again below.
             }
             try {
-                Background.lane(p).submit(() -> {
-                    try {
-                        p.maintain();
-                    } finally {
-                        pending.set(false);
+                Background.lane(p).submit(new Runnable() { // no lambda: see ClockThread
+                    @Override
+                    public void run() {
+                        try {
+                            p.maintain();
+                        } finally {
+                            pending.set(false);
+                        }
                     }
                 }, "maintenance of pool '" + p.name() + "'");
             } catch (Throwable e) {

@@ -439,6 +439,7 @@ public final class PoolBuilder<T> {
      */
     public Pool<T> build() {
         LeakSettings leaks = LeakSettings.resolve(leakDetection, leakSamplingInterval, onLeak);
+        Background.prepare();
         String n = name != null ? name : "pool-" + UNNAMED.incrementAndGet();
         Pool<T> pool = leaks.wrap(maxTotal > 0 ? BoundedPool.start(checkBounded(), n)
                 : new UnboundedPool<>(checkUnbounded(), n));

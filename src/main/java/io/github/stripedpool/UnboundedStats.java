@@ -1,5 +1,7 @@
 package io.github.stripedpool;
 
+import java.util.function.Consumer;
+
 /**
  * The snapshot of an {@link UnboundedPool}'s counters.
  *
@@ -17,7 +19,12 @@ final class UnboundedStats {
     static PoolStats of(UnboundedPool<?> pool, String name, int maxIdle, long agingCycles, boolean exact) {
         boolean closed = pool.closed;
         if (closed && !exact) {
-            UnboundedAging.sweepSlots(pool, x -> Counts.add(pool.poolCounts, Counts.DROPPED, 1));
+            UnboundedAging.sweepSlots(pool, new Consumer<Object>() { // no lambda: see ClockThread
+                @Override
+                public void accept(Object x) {
+                    Counts.add(pool.poolCounts, Counts.DROPPED, 1);
+                }
+            });
         }
         long[] sums = new long[Counts.SIZE];
         Counts.sumInto(pool.poolCounts, sums);

@@ -64,6 +64,16 @@ final class Workers {
         w.thread.start();
     }
 
+    /** The idle workers, for a test's failure report. */
+    String describe() {
+        StringBuilder b = new StringBuilder(numbers.get() + " started; idle:");
+        for (Worker w : idle) {
+            b.append(' ').append(w.thread.getName()).append('/').append(w.state.get())
+                    .append(w.thread.isAlive() ? "" : " (dead)");
+        }
+        return b.toString();
+    }
+
     private final class Worker implements Runnable {
         final AtomicInteger state = new AtomicInteger(ASSIGNED);
         /** Written by the giver before the compare-and-set that assigns it, read by this worker. */

@@ -35,7 +35,7 @@ class ClockThreadTest {
                 throw new OutOfMemoryError("thrown on purpose past the clock's loop");
             }
             secondRun.countDown();
-            assertTrue(clock[0].endIf(() -> true));
+            assertTrue(clock[0].endIfEmpty(List.of()));
         });
         clock[0].ensureRunning();
         assertTrue(secondRun.await(10, TimeUnit.SECONDS), "the loop was not entered again");
@@ -57,7 +57,7 @@ class ClockThreadTest {
                 return; // ends without endIf: the clock still thinks it has a thread
             }
             secondRun.countDown();
-            assertTrue(clock[0].endIf(() -> true));
+            assertTrue(clock[0].endIfEmpty(List.of()));
         });
         clock[0].ensureRunning();
         Thread first = awaitFirst(threads);

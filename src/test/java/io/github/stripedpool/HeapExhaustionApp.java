@@ -1,5 +1,9 @@
 package io.github.stripedpool;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,10 +22,22 @@ final class HeapExhaustionApp {
     private static final int WANTED = 3;
     private static final long DEADLINE_SECONDS = 30;
 
+    /** Set by the system property {@value #COLD_PROPERTY}: see {@link HeapExhaustionTest}. */
+    static final String COLD_PROPERTY = "heapExhaustion.cold";
+    private static final boolean COLD = Boolean.getBoolean(COLD_PROPERTY);
+
+    /** Threads that ended with an uncaught throwable, and the last such throwable. */
+    private static final AtomicInteger died = new AtomicInteger();
+    private static volatile Throwable lastDeath;
+
     private HeapExhaustionApp() {
     }
 
     public static void main(String[] args) throws Exception {
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
+            died.incrementAndGet();
+            lastDeath = e;
+        });
         AtomicInteger destroyed = new AtomicInteger();
         AtomicInteger reported = new AtomicInteger();
         Pool<byte[]> aging = Pool.builder(() -> new byte[64]).name("aging")
@@ -40,13 +56,17 @@ final class HeapExhaustionApp {
                 }).build();
 
         // Every path this program takes after the exhaustion runs once before it, so that no
-        // class of the program or the library is first loaded while the heap is full: a class
-        // whose initialisation fails then is unusable for good, which would be this program's
+        // class of the program is first loaded while the heap is full: a class whose
+        // initialisation fails then is unusable for good, which would be this program's
         // failure, not the library's.
         System.out.println(aging.stats() + "\n" + tracked.stats() + "\n" + libraryThreads().length());
         idle(aging, 1);
-        leak(tracked, 2_000); // reported while the heap is full
+        // Cold: so few objects that no collection runs before the exhaustion, and the library's
+        // background work (aging jobs, leak reports, the workers that run them) runs for the
+        // first time while the heap is full.
+        leak(tracked, COLD ? 1 : 2_000); // reported while the heap is full
         idle(aging, 8);
+        System.out.println("collections before the exhaustion: " + collections());
         exhaustTheHeap();
         System.out.println("the heap was exhausted; now checking that the background work goes on");
 
@@ -68,9 +88,24 @@ final class HeapExhaustionApp {
         System.exit(ok ? 0 : 1);
     }
 
+    private static long collections() {
+        long n = 0;
+        for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
+            n += Math.max(0, b.getCollectionCount());
+        }
+        return n;
+    }
+
     /** The library's threads and what each is doing, for a failure report. */
     static String libraryThreads() {
-        StringBuilder b = new StringBuilder(AgingClock.describe()).append("\nthe library's threads:");
+        StringBuilder b = new StringBuilder(AgingClock.describe()).append("\nthreads ended by a throwable: ")
+                .append(died.get());
+        if (lastDeath != null) {
+            StringWriter w = new StringWriter();
+            lastDeath.printStackTrace(new PrintWriter(w));
+            b.append(", the last by ").append(w);
+        }
+        b.append("\nthe library's threads:");
         Thread.getAllStackTraces().forEach((t, stack) -> {
             // The JVM's own "Reference Handler" too: every clock depends on its queues.
             if (t.getName().startsWith(Background.THREAD_PREFIX) || t.getName().equals("Reference Handler")) {
