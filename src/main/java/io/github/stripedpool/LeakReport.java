@@ -152,24 +152,24 @@ public final class LeakReport {
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder(256 + 80 * stackTrace.length);
-        switch (kind) {
-            case HELD_TOO_LONG:
-                sb.append("HELD TOO LONG: pool '").append(poolName).append("': a ").append(objectClass)
-                        .append(" acquired ").append(formatAge(age)).append(" ago (").append(acquiredAt)
-                        .append(") by thread '").append(threadName)
-                        .append("' is still not released. Acquired at:");
-                break;
-            case RETURNED:
-                sb.append("RETURNED: pool '").append(poolName).append("': a ").append(objectClass)
-                        .append(" acquired at ").append(acquiredAt).append(" by thread '").append(threadName)
-                        .append("', reported as held too long, was released after ").append(formatAge(age))
-                        .append(". Acquired at:");
-                break;
-            default:
-                sb.append("LEAK: pool '").append(poolName).append("': a ").append(objectClass)
-                        .append(" acquired ").append(formatAge(age)).append(" ago (").append(acquiredAt)
-                        .append(") by thread '").append(threadName)
-                        .append("' was garbage-collected without release(). Acquired at:");
+        // if, not a switch: javac compiles a switch on an enum of another class to a lookup
+        // class whose static initialiser runs at the first report, on a background thread (see
+        // Background.prepare).
+        if (kind == Kind.HELD_TOO_LONG) {
+            sb.append("HELD TOO LONG: pool '").append(poolName).append("': a ").append(objectClass)
+                    .append(" acquired ").append(formatAge(age)).append(" ago (").append(acquiredAt)
+                    .append(") by thread '").append(threadName)
+                    .append("' is still not released. Acquired at:");
+        } else if (kind == Kind.RETURNED) {
+            sb.append("RETURNED: pool '").append(poolName).append("': a ").append(objectClass)
+                    .append(" acquired at ").append(acquiredAt).append(" by thread '").append(threadName)
+                    .append("', reported as held too long, was released after ").append(formatAge(age))
+                    .append(". Acquired at:");
+        } else {
+            sb.append("LEAK: pool '").append(poolName).append("': a ").append(objectClass)
+                    .append(" acquired ").append(formatAge(age)).append(" ago (").append(acquiredAt)
+                    .append(") by thread '").append(threadName)
+                    .append("' was garbage-collected without release(). Acquired at:");
         }
         for (StackTraceElement frame : stackTrace) {
             sb.append(System.lineSeparator()).append("\tat ").append(frame);
