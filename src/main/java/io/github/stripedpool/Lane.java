@@ -1,6 +1,7 @@
 package io.github.stripedpool;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -29,15 +30,35 @@ import java.util.concurrent.atomic.AtomicReference;
  * pending at its next due time, releases a lane whose owner is a thread that is no longer alive,
  * or a token that no worker took over within {@link #TAKE_OVER_NANOS}; a worker that shows up
  * after its token was given up finds the lane no longer its own and leaves. The jobs stay
- * queued for the next worker: a lane is never held by nobody for good.
+ * queued for the next worker: a lane is never held by nobody for good. The jcstress race
+ * {@code LaneTakeOverVsRetryRace} runs a late worker against {@code retry()} giving its token up
+ * (two drainers at once, or a job run twice or never, are forbidden).
  */
 final class Lane {
     /** How long a started worker may take to take its lane over before it is given up for lost. */
     static final long TAKE_OVER_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final ConcurrentLinkedQueue<Job> jobs = new ConcurrentLinkedQueue<>();
+    /** Starts a worker with a drain of this lane: the shared workers, or a race test's hand. */
+    private final Executor workers;
+    /** {@link #TAKE_OVER_NANOS}, or 0 in a race test, which cannot wait a second per sample. */
+    private final long takeOverNanos;
     /** Null, a {@link Scheduled} token, or the thread draining: see the class comment. */
     private final AtomicReference<Object> owner = new AtomicReference<>();
+
+    /** A lane of the library's shared workers. */
+    Lane() {
+        this(null, TAKE_OVER_NANOS);
+    }
+
+    /**
+     * A lane whose workers {@code workers} starts (null: the library's shared workers), and
+     * whose token is given up for lost after {@code takeOverNanos}: for race tests.
+     */
+    Lane(Executor workers, long takeOverNanos) {
+        this.workers = workers;
+        this.takeOverNanos = takeOverNanos;
+    }
 
     /** A job with the words that name it in a failure report. */
     private static final class Job {
@@ -78,7 +99,7 @@ final class Lane {
         }
         Object o = owner.get();
         if (o instanceof Thread ? !((Thread) o).isAlive()
-                : o instanceof Scheduled && System.nanoTime() - ((Scheduled) o).since > TAKE_OVER_NANOS) {
+                : o instanceof Scheduled && System.nanoTime() - ((Scheduled) o).since >= takeOverNanos) {
             owner.compareAndSet(o, null);
         }
         schedule();
@@ -115,12 +136,17 @@ final class Lane {
             return;
         }
         try {
-            Background.startWorker(new Runnable() { // no lambda: see ClockThread
+            Runnable drain = new Runnable() { // no lambda: see ClockThread
                 @Override
                 public void run() {
                     drain(token);
                 }
-            });
+            };
+            if (workers == null) {
+                Background.startWorker(drain);
+            } else {
+                workers.execute(drain);
+            }
         } catch (Throwable e) {
             owner.compareAndSet(token, null);
             try {
