@@ -1,5 +1,6 @@
 package io.github.stripedpool;
 
+import java.lang.invoke.MethodHandles;
 import java.lang.ref.WeakReference;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,6 +51,23 @@ final class BoundedThreads {
             virtualCounts[i] = Counts.newArray();
         }
         this.virtualMask = n - 1;
+        loadNow(BoundedLocal.class);
+    }
+
+    /**
+     * Loads {@code c} on the thread that builds the pool. Virtual threads never get a
+     * {@code BoundedLocal}, yet compiled code that mentions it may load it when it first runs
+     * (a deoptimisation loads the class it names), and a class is loaded under a monitor of its
+     * class loader, inside the JVM: a virtual thread that waits there while another loads it
+     * pins its carrier (seen: 1 to 17 ms, on JDK 25). A class loaded before any thread uses the
+     * pool costs none of that.
+     */
+    private static void loadNow(Class<?> c) {
+        try {
+            MethodHandles.lookup().ensureInitialized(c);
+        } catch (IllegalAccessException e) {
+            throw new AssertionError("a class of the library's own package", e);
+        }
     }
 
     /** The calling platform thread's state; null on a virtual thread. */

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 
@@ -23,8 +24,11 @@ import jdk.jfr.consumer.RecordingFile;
  * first, unrecorded: loading and initialising a class pins the virtual thread that waits for it,
  * which says nothing about the pool. The library's own JFR events are off in the recording: the
  * recorder may pin a virtual thread that commits any event while it flushes its buffer. On JDK 24+ a {@code synchronized} wait no longer pins, so
- * there the check catches only waits in native code or class initialisers; on JDK 21 to 23 it
- * catches monitors too.
+ * there the check catches only waits in native code, class loading or class initialisers; on
+ * JDK 21 to 23 it catches monitors too. A pin while loading a class is rare (the threads must
+ * meet on its loading lock), so the recording also lists every library class loaded while the
+ * threads run ({@code jdk.ClassLoad}): each is a pin waiting to happen, and the list is the same
+ * in every run.
  *
  * <p>Compiled at Java 17, so virtual threads are reached by reflection; needs a JDK 21+ to run.
  * {@link BoundedVirtualThreadTest} runs it in process, or in a child JVM through {@link #main},
@@ -35,6 +39,7 @@ final class BoundedVirtualThreadExperiment {
     static final int THREADS = 5_000;
     static final int MAX_TOTAL = 4;
     static final int CYCLES = 20;
+    private static final String LIBRARY = Pool.class.getPackageName() + ".";
 
     private BoundedVirtualThreadExperiment() {
     }
@@ -49,12 +54,14 @@ final class BoundedVirtualThreadExperiment {
                 .getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
         Counters c = new Counters();
         long pinned = 0;
+        long late = 0;
         PoolStats s;
         Path jfr = Files.createTempFile("bounded-virtual", ".jfr");
         try (Recording recording = new Recording();
              Pool<AtomicReference<Thread>> pool = Pool.builder(AtomicReference<Thread>::new)
                      .maxTotal(MAX_TOTAL).acquireTimeout(Duration.ofSeconds(60)).build()) {
             recording.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
+            recording.enable("jdk.ClassLoad").withThreshold(Duration.ZERO);
             // The library's own events off: committing any JFR event from a virtual thread can
             // pin it while the recorder flushes its buffer (seen once on JDK 25: 1.9 ms in
             // AcquireWaitEvent.commit(), "Contended monitor enter" inside the recorder). That is
@@ -76,6 +83,12 @@ final class BoundedVirtualThreadExperiment {
                         System.out.println("pinned: " + e);
                     }
                     pinned++;
+                } else if (e.getEventType().getName().equals("jdk.ClassLoad")) {
+                    RecordedClass loaded = e.getClass("loadedClass");
+                    if (loaded != null && loaded.getName().startsWith(LIBRARY)) {
+                        System.out.println("loaded while the threads ran: " + loaded.getName());
+                        late++;
+                    }
                 }
             }
         } finally {
@@ -88,7 +101,8 @@ final class BoundedVirtualThreadExperiment {
         System.out.println(s);
         long imbalance = s.created() - s.dropped() - s.idle() - s.inUse();
         return RESULT + " finished=" + c.finished.get() + " failures=" + c.failures.get()
-                + " overlaps=" + c.overlaps.get() + " pinned=" + pinned + " created=" + s.created()
+                + " overlaps=" + c.overlaps.get() + " pinned=" + pinned + " lateClasses=" + late
+                + " created=" + s.created()
                 + " imbalance=" + imbalance + " waits=" + s.waits() + " timeouts=" + s.timeouts()
                 + " longestWaitMicros=" + s.waitNanosMax() / 1000;
     }

@@ -33,6 +33,8 @@ class BoundedVirtualThreadTest {
         assertEquals(0, value(line, "failures"), line);
         assertEquals(0, value(line, "overlaps"), "two threads held one object at once: " + line);
         assertEquals(0, value(line, "pinned"), "a virtual thread pinned its carrier: " + line);
+        assertEquals(0, value(line, "lateClasses"), "a class of the library was first loaded while "
+                + "virtual threads used the pool (a virtual thread that waits for it pins its carrier): " + line);
         assertEquals(0, value(line, "imbalance"), line);
         assertEquals(0, value(line, "timeouts"), line);
         assertTrue(value(line, "created") <= BoundedVirtualThreadExperiment.MAX_TOTAL, line);
