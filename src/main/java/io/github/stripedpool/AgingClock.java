@@ -9,7 +9,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Tells every live unbounded pool when a garbage collection has happened, so that pools age
- * their idle objects in step with the collector, as Go's {@code sync.Pool} does.
+ * their idle objects in step with the collector, as Go's {@code sync.Pool} does, and give them
+ * back at once when the collection left the heap short ({@link HeapTrim}); bounded pools that
+ * trim are told too ({@link AfterCollection}).
  *
  * <p>Mechanism. The JVM offers libraries no hook at the start of a collection, but any
  * collection that runs clears a weak reference to a young, otherwise unreachable object. The
@@ -70,10 +72,10 @@ final class AgingClock {
     }
 
     /** A pool, held weakly, and whether an aging job of it is queued or running. */
-    private static final class Registration extends WeakReference<UnboundedPool<?>> {
+    private static final class Registration extends WeakReference<AfterCollection> {
         final AtomicBoolean pending = new AtomicBoolean();
 
-        Registration(UnboundedPool<?> pool) {
+        Registration(AfterCollection pool) {
             super(pool);
         }
     }
@@ -83,7 +85,7 @@ final class AgingClock {
      *
      * @throws OutOfMemoryError if no thread could be started; the pool is then not registered
      */
-    static void register(UnboundedPool<?> pool) {
+    static void register(AfterCollection pool) {
         Registration r = new Registration(pool);
         POOLS.add(r);
         try {
@@ -94,7 +96,7 @@ final class AgingClock {
         }
     }
 
-    static void unregister(UnboundedPool<?> pool) {
+    static void unregister(AfterCollection pool) {
         for (Iterator<Registration> it = POOLS.iterator(); it.hasNext(); ) {
             if (it.next().get() == pool) {
                 it.remove();
@@ -167,7 +169,7 @@ final class AgingClock {
         b.append(s == null ? "unarmed" : s.refersTo(null) ? "cleared" : "armed")
                 .append(", cleared checks ").append(clearedChecks);
         for (Registration r : POOLS) {
-            UnboundedPool<?> p = r.get();
+            AfterCollection p = r.get();
             b.append("; pool ").append(p == null ? "(collected)" : p.name()).append(" pending ")
                     .append(r.pending.get()).append(p == null ? "" : ", lane " + Background.lane(p).describe() + ", "
                             + p.describeAging());
@@ -189,7 +191,7 @@ final class AgingClock {
     private static void ageAll(long now) {
         for (Iterator<Registration> it = POOLS.iterator(); it.hasNext(); ) {
             Registration r = it.next();
-            UnboundedPool<?> pool = r.get();
+            AfterCollection pool = r.get();
             if (pool == null) {
                 it.remove();
             } else if (r.pending.compareAndSet(false, true)) {
@@ -205,7 +207,7 @@ final class AgingClock {
         }
     }
 
-    private static void submit(Registration r, UnboundedPool<?> pool, long now) {
+    private static void submit(Registration r, AfterCollection pool, long now) {
         try {
             Background.lane(pool).submit(new Runnable() { // no lambda: see ClockThread
                 @Override

@@ -6,7 +6,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The background work of one {@link BoundedPool}, run by {@link MaintenanceClock}: idle and
  * lifetime eviction, reports of objects held too long ({@link BoundedHeldTooLong}), giving back
- * the capacity of leaked objects, and keeping minIdle objects ready. No thread of its own, and no user code under a lock: destroy and factory calls happen
+ * the capacity of leaked objects, and keeping minIdle objects ready; and, run by the
+ * {@link AgingClock} after a collection that left the heap short, trimming to minIdle. No thread of its own, and no user code under a lock: destroy and factory calls happen
  * on entries this class owns (RESERVED), through the pool's own destroy and create paths.
  *
  * <p>Idle time without a clock on the hot path. Each run increments {@link #epoch} (written by
@@ -59,10 +60,15 @@ final class BoundedMaintenance {
      */
     private final ReentrantLock reclaimLock = new ReentrantLock();
     private volatile MaintenanceClock.Periodic scheduled;
+    /** Heap fraction above which a collection trims ({@link HeapTrim}); 1 never. */
+    private final double trimAboveHeap;
+    /** Collections after which the pool trimmed; written by trims only, one at a time (the lane). */
+    private volatile long trims;
 
     BoundedMaintenance(BoundedPool<?> pool, int minIdle, long maxIdleNanos, long maxLifetimeNanos,
-            BoundedHeldTooLong heldTooLong) {
+            BoundedHeldTooLong heldTooLong, double trimAboveHeap) {
         this.pool = pool;
+        this.trimAboveHeap = trimAboveHeap;
         this.heldTooLong = heldTooLong;
         this.minIdle = minIdle;
         this.maxIdleNanos = maxIdleNanos;
@@ -157,6 +163,43 @@ final class BoundedMaintenance {
             return true;
         }
         return maxIdleNanos > 0 && idle > minIdle && ep - e.stamp > idleEpochs;
+    }
+
+    /** Whether the pool trims when the heap is short: then the {@link AgingClock} tells it of collections. */
+    boolean trims() {
+        return trimAboveHeap < HeapTrim.NEVER;
+    }
+
+    /** Collections after which the pool trimmed. */
+    long trimCount() {
+        return trims;
+    }
+
+    /**
+     * After a garbage collection, on the pool's lane (so never during a run): if the heap is
+     * fuller than the pool's threshold, destroys the idle objects beyond minIdle at once. Each is
+     * claimed with an acquire's CAS (IDLE to RESERVED), so an object just handed out is never
+     * destroyed; an idle count read before the loop may be high by the acquisitions since,
+     * which takes the pool below minIdle until the next run refills it. No refill here: the
+     * heap is short now. A destroy hook's {@link VirtualMachineError} is rethrown after the loop.
+     */
+    void trimIfHeapShort() {
+        if (pool.isClosed() || HeapTrim.level(trimAboveHeap) == HeapTrim.NONE) {
+            return;
+        }
+        Throwable fatal = null;
+        int excess = countIdle() - minIdle;
+        for (BoundedEntry e : pool.table().array()) {
+            if (excess <= 0) {
+                break;
+            }
+            if (e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
+                excess--;
+                fatal = Hooks.fatal(fatal, pool.hooks().destroyOwned(e, e.item));
+            }
+        }
+        trims = trims + 1;
+        Hooks.rethrow(fatal);
     }
 
     /** Asks for a refill to minIdle soon, as a job of the pool's lane (on a worker). */

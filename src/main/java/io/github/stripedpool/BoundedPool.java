@@ -45,7 +45,7 @@ import java.util.Objects;
  *
  * @param <T> the type of the pooled objects
  */
-final class BoundedPool<T> implements Pool<T>, LeakAware {
+final class BoundedPool<T> implements Pool<T>, LeakAware, AfterCollection {
 
     /** An acquire's start time before it was read from the clock. */
     private static final long NOT_STARTED = Long.MIN_VALUE;
@@ -79,7 +79,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 ? new BoundedHeldTooLong(name, nanos(b.heldTooLong), b.onLeak) : null;
         this.maintenance = new BoundedMaintenance(this, minIdle,
                 b.maxIdleTime != null ? nanos(b.maxIdleTime) : 0L,
-                b.maxLifetime != null ? nanos(b.maxLifetime) : 0L, heldTooLong);
+                b.maxLifetime != null ? nanos(b.maxLifetime) : 0L, heldTooLong, b.trimThreshold());
         this.threads = new BoundedThreads(maxTotal);
         this.capacity = new BoundedCapacity(this, b.factory, maxTotal, Math.max(1, b.stripes),
                 waitQueue, threads, maintenance);
@@ -98,6 +98,14 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     static <T> BoundedPool<T> start(PoolBuilder<T> b, String name, long starvationNanos) {
         BoundedPool<T> p = new BoundedPool<>(b, name, starvationNanos);
         p.maintenance.start();
+        if (p.maintenance.trims()) {
+            try {
+                AgingClock.register(p);
+            } catch (RuntimeException | Error e) {
+                p.close(); // no thread could be started: the pool does not half exist
+                throw e;
+            }
+        }
         return p;
     }
 
@@ -368,6 +376,18 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         maintenance.run();
     }
 
+    /** After a garbage collection, called by the {@link AgingClock} if the pool trims; see {@link HeapTrim}. */
+    @Override
+    public void onGarbageCollection(long now) {
+        maintenance.trimIfHeapShort();
+    }
+
+    /** The trimming state, for a test's failure report. */
+    @Override
+    public String describeAging() {
+        return "trims " + maintenance.trimCount();
+    }
+
     /** A refill to minIdle, asked for earlier, called by {@link MaintenanceClock}. */
     void refillRequested() {
         maintenance.refillRequested();
@@ -406,6 +426,9 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             fatal = sweep(e, fatal);
         }
         maintenance.stop();
+        if (maintenance.trims()) {
+            AgingClock.unregister(this);
+        }
         FlightRecorderEvents.poolClosed();
         Hooks.rethrow(fatal);
     }
@@ -436,7 +459,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     public PoolStats stats() {
         return new PoolStats(name, threads.sum(), 0, maintenance.countIdle(), maxTotal, closed)
                 .bounded(waitQueue.figures(), capacity.creationsFailed(), maxTotal, maintenance.runs())
-                .withHeldTooLong(heldTooLong != null ? heldTooLong.reported() : 0L);
+                .withHeldTooLong(heldTooLong != null ? heldTooLong.reported() : 0L)
+                .withTrims(maintenance.trimCount());
     }
 
     @Override

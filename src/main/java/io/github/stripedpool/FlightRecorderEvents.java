@@ -50,6 +50,17 @@ final class FlightRecorderEvents {
         }
         POOLS.add(new Registered(pool, bounded));
         addHookOnce(); // after the add: a concurrent removeHookIfIdle sees the pool, or we re-add
+        if (bounded) {
+            // The wait event's class loaded and set up by the recorder now, not in the first wait:
+            // there it took milliseconds before the event began (JDK 25, a recording on), so the
+            // event missed part of the wait, and a virtual thread waiting for the class to load
+            // would pin its carrier.
+            try {
+                new AcquireWaitEvent().isEnabled();
+            } catch (LinkageError e) {
+                available = false;
+            }
+        }
     }
 
     private static synchronized void addHookOnce() {

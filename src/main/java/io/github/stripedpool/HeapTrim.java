@@ -1,14 +1,10 @@
 package io.github.stripedpool;
 
 /**
- * Drops an unbounded pool's idle objects at once after a collection that left the heap fuller
- * than a threshold, instead of at the next two aging cycles.
- *
- * <p>Not public API: {@link io.github.stripedpool.buffer.BufferPool} sets it on its class pools
- * through {@link #dropIdleAboveHeap} and reads {@link #trims}, both found once by a method
- * handle lookup inside this module (the buffer package is in the same module, which opens its
- * packages to itself). The check runs on the pool's background lane after each collection the
- * {@link AgingClock} sees, never on acquire or release.
+ * How hard a pool gives idle objects back after a garbage collection, from how full the
+ * collection left the heap ({@link PoolBuilder#trimAboveHeap(double)}). Read on the pool's
+ * background lane after each collection the {@link AgingClock} sees, never on acquire or
+ * release.
  *
  * <p>Measure. After a collection, {@code (totalMemory - freeMemory) / maxMemory} from
  * {@link Runtime}: available on every runtime, {@code java.management} or not. It also counts
@@ -16,40 +12,57 @@ package io.github.stripedpool;
  * error makes a trim a little early, never missed. A JVM without a heap limit
  * ({@code maxMemory == Long.MAX_VALUE}) never trims.
  *
- * <p>Concurrency. Stateless; the count of trims lives in each pool's {@link UnboundedAging}.
+ * <p>Levels. Above the threshold, {@link #SOFT}: an unbounded pool runs an aging cycle at once
+ * (the objects idle through the last cycle go, the others become the next to go); above halfway
+ * from the threshold to a full heap, {@link #HARD}: two cycles, every idle object goes. A
+ * bounded pool destroys its idle objects beyond {@code minIdle} at either level: its objects are
+ * few and its owner chose to trim them.
+ *
+ * <p>Concurrency. Stateless; each pool counts its own trims.
  */
 final class HeapTrim {
-    /** A threshold above any heap fraction: no trimming, the default of every pool. */
-    static final double NEVER = 2.0;
+    /** The heap is at or below the threshold: nothing to do. */
+    static final int NONE = 0;
+    /** Above the threshold. */
+    static final int SOFT = 1;
+    /** Above halfway from the threshold to a full heap. */
+    static final int HARD = 2;
+
+    /** Default threshold of an unbounded pool: a heap still 85 % full after a collection. */
+    static final double DEFAULT_UNBOUNDED = 0.85;
+    /** The threshold that never trims: no heap is fuller than itself. */
+    static final double NEVER = 1.0;
 
     private HeapTrim() {
     }
 
-    /** Whether the heap is fuller than {@code threshold} (a fraction of the maximum heap). */
-    static boolean above(double threshold) {
-        if (threshold > 1) {
-            return false;
+    /** The level for a heap left {@code used} of {@code max} bytes full by a collection. */
+    static int level(double threshold, long used, long max) {
+        if (threshold >= NEVER || max == Long.MAX_VALUE || max <= 0) {
+            return NONE;
+        }
+        double full = (double) used / max;
+        if (!(full > threshold)) {
+            return NONE;
+        }
+        return full > threshold + (1 - threshold) / 2 ? HARD : SOFT;
+    }
+
+    /** The level now, from {@link Runtime}. */
+    static int level(double threshold) {
+        if (threshold >= NEVER) {
+            return NONE; // no need to read the heap
         }
         Runtime r = Runtime.getRuntime();
-        long max = r.maxMemory();
-        return max != Long.MAX_VALUE && r.totalMemory() - r.freeMemory() > threshold * max;
+        return level(threshold, r.totalMemory() - r.freeMemory(), r.maxMemory());
     }
 
-    /**
-     * Makes the pool {@code b} builds drop every idle object after a collection that leaves
-     * the heap fuller than {@code fraction} of its maximum. Bounded pools ignore it.
-     */
-    static <T> PoolBuilder<T> dropIdleAboveHeap(PoolBuilder<T> b, double fraction) {
+    /** Checks a threshold given to a builder; returns it. */
+    static double check(double fraction) {
         if (!(fraction >= 0 && fraction <= 1)) {
-            throw new IllegalArgumentException("the heap fraction must be from 0 to 1, got " + fraction);
+            throw new IllegalArgumentException("trimAboveHeap must be a fraction of the maximum heap from 0 "
+                    + "to 1 (such as 0.85; 1 never trims), got " + fraction);
         }
-        b.trimAboveHeap = fraction;
-        return b;
-    }
-
-    /** Collections after which {@code pool} dropped every idle object; 0 for a bounded pool. */
-    static long trims(Pool<?> pool) {
-        Pool<?> p = pool instanceof LeakDetectingPool ? ((LeakDetectingPool<?>) pool).delegate() : pool;
-        return p instanceof UnboundedPool ? ((UnboundedPool<?>) p).trims() : 0;
+        return fraction;
     }
 }

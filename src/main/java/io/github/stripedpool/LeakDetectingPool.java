@@ -52,11 +52,6 @@ final class LeakDetectingPool<T> implements Pool<T> {
     /** Written by the reaper thread only. */
     private final AtomicLong leaks = new AtomicLong();
 
-    /** The engine this pool tracks for; for {@link HeapTrim#trims}. */
-    Pool<T> delegate() {
-        return delegate;
-    }
-
     LeakDetectingPool(Pool<T> delegate, LeakDetection level, int interval,
             Consumer<? super LeakReport> listener) {
         if (level == LeakDetection.DISABLED) {

@@ -94,8 +94,8 @@ public final class PoolBuilder<T> {
     Duration maxIdleTime;
     Duration maxLifetime;
     Duration heldTooLong;
-    /** Above 1 until set by {@link HeapTrim#dropIdleAboveHeap}: no trimming. */
-    double trimAboveHeap = HeapTrim.NEVER;
+    /** NaN until set: then {@link HeapTrim#DEFAULT_UNBOUNDED}, or never for a bounded pool. */
+    double trimAboveHeap = Double.NaN;
 
     PoolBuilder(Supplier<? extends T> factory) {
         this.factory = Objects.requireNonNull(factory,
@@ -224,6 +224,38 @@ public final class PoolBuilder<T> {
         }
         this.agingInterval = SettingChecks.saturated(interval);
         return this;
+    }
+
+    /**
+     * Sets how full the heap may stay after a garbage collection before the pool gives its idle
+     * objects back at once, instead of at its next aging cycles. Idle objects are memory kept
+     * live for later; when the heap is short, the collector needs that memory now, and a pool
+     * that keeps it makes every collection come sooner.
+     *
+     * <p>After each collection the pool compares the heap in use with its maximum
+     * ({@code Runtime.totalMemory() - freeMemory()} against {@code maxMemory()}, on one of the
+     * library's background workers, never on acquire or release). Above {@code fraction}, an
+     * unbounded pool runs an aging cycle at once: the objects idle through its last cycle are
+     * dropped, the others are dropped at the next collection if nobody reuses them. Above halfway
+     * from {@code fraction} to a full heap it drops every idle object at once, those in threads'
+     * private slots included. A bounded pool destroys its idle objects beyond {@link #minIdle(int)}
+     * at once. Each such collection counts in {@link PoolStats#trims()}. A JVM without a heap
+     * limit never trims.
+     *
+     * @param fraction of the maximum heap, from 0 to 1; 1 never trims. Default: 0.85 for an
+     *        unbounded pool; 1 (never) for a bounded pool, whose objects (connections, native
+     *        handles) are costly to make again and hold little heap
+     * @return this builder
+     * @throws IllegalArgumentException if {@code fraction} is not from 0 to 1 (NaN included)
+     */
+    public PoolBuilder<T> trimAboveHeap(double fraction) {
+        this.trimAboveHeap = HeapTrim.check(fraction);
+        return this;
+    }
+
+    /** The threshold the pool uses: the one set, or the engine's default. */
+    double trimThreshold() {
+        return !Double.isNaN(trimAboveHeap) ? trimAboveHeap : maxTotal > 0 ? HeapTrim.NEVER : HeapTrim.DEFAULT_UNBOUNDED;
     }
 
     /**

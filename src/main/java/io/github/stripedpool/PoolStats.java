@@ -51,6 +51,8 @@ public final class PoolStats {
     private long maintenanceRuns;
     /** Set by {@link #withHeldTooLong}; 0 unless the pool reports objects held too long. */
     private long heldTooLong;
+    /** Set by {@link #withTrims}. */
+    private long trims;
     /** Set by {@link #bounded}: only a bounded pool has waiting figures to show. */
     private boolean bounded;
 
@@ -317,6 +319,23 @@ public final class PoolStats {
     }
 
     /**
+     * Garbage collections after which the heap was fuller than the pool's
+     * {@link PoolBuilder#trimAboveHeap(double) trimAboveHeap} and the pool gave idle objects back
+     * at once. A figure that keeps growing means the heap is short: the pool keeps little or
+     * nothing idle then, and each acquire that finds nothing creates.
+     *
+     * @return collections after which the pool trimmed, since it was built
+     */
+    public long trims() {
+        return trims;
+    }
+
+    PoolStats withTrims(long trims) {
+        this.trims = trims;
+        return this;
+    }
+
+    /**
      * Threads blocked in {@code acquire} of a bounded pool when the snapshot was taken, waiting
      * for an object to be released or capacity to be freed. Always 0 in an unbounded pool,
      * which never waits. A figure that stays above 0 means the pool is too small for its load,
@@ -418,7 +437,7 @@ public final class PoolStats {
         return String.format(java.util.Locale.ROOT,
                 "Pool '%s'%s: %d idle (max %d), %d in use | acquired %d, hit rate %.2f%% "
                         + "(private %d, home %d, stolen %d, victim %d, missed %d) | released %d | "
-                        + "created %d, dropped %d%s | hook failures %d | %s | leaks %d",
+                        + "created %d, dropped %d%s | hook failures %d | %s | trims %d | leaks %d",
                 name, closed ? " (closed)" : "", idle, idleCapacity, inUse(), acquired(),
                 hitRate() * 100, privateHits, homeHits, stolenHits, victimHits, misses, released,
                 created, dropped, invalidated == 0 && notRetained == 0 ? ""
@@ -429,6 +448,6 @@ public final class PoolStats {
                         + "held too long %d",
                         maxTotal, maintenanceRuns, waitingNow, waits, timeouts, waitNanosMax / 1e6,
                         creationsFailed, heldTooLong),
-                leaks);
+                trims, leaks);
     }
 }

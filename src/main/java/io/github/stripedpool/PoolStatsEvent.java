@@ -62,6 +62,10 @@ final class PoolStatsEvent extends Event {
     @Description("Borrowings of a bounded pool reported as held too long")
     long heldTooLong;
 
+    @Label("Trims")
+    @Description("Collections after which the heap was short and the pool gave idle objects back at once")
+    long trims;
+
     @Label("Leaks")
     long leaks;
 
@@ -82,6 +86,7 @@ final class PoolStatsEvent extends Event {
         e.invalidated = s.invalidated();
         e.notRetained = s.notRetained();
         e.heldTooLong = s.heldTooLong();
+        e.trims = s.trims();
         e.leaks = s.leaks();
         e.closed = s.isClosed();
         e.commit();

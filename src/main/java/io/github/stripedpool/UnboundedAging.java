@@ -44,8 +44,8 @@ final class UnboundedAging {
     private final UnboundedPool<?> pool;
     private final long intervalNanos;
     /**
-     * Heap fraction above which a collection drops every idle object at once (see
-     * {@link HeapTrim}); above 1 never. Read after each collection, never on acquire or release.
+     * Heap fraction above which a collection trims (see {@link HeapTrim}); 1 never. Read after
+     * each collection, never on acquire or release.
      */
     private final double trimAboveHeap;
     private volatile long cycles;
@@ -57,7 +57,7 @@ final class UnboundedAging {
      * over, so that a pool never stops aging for good.
      */
     private volatile Thread agingBy;
-    /** Collections after which every idle object was dropped; written under {@link #agingBy}. */
+    /** Collections after which the pool trimmed; written under {@link #agingBy}. */
     private volatile long trims;
     /** Written only while {@link #agingBy} is held. */
     private long lastNanos = System.nanoTime();
@@ -81,21 +81,22 @@ final class UnboundedAging {
         return cycles;
     }
 
-    /** Collections after which the heap was fuller than the threshold and every idle object went. */
+    /** Collections after which the heap was fuller than the threshold and the pool trimmed. */
     long trims() {
         return trims;
     }
 
     /**
-     * Runs a cycle if the interval has passed and no other cycle of the pool runs; two cycles in
-     * a row, whatever the interval, if the heap is fuller than {@link #trimAboveHeap}.
+     * Runs a cycle if the interval has passed and no other cycle of the pool runs. Whatever the
+     * interval, if the heap is fuller than {@link #trimAboveHeap}: one cycle ({@link HeapTrim#SOFT}),
+     * or two in a row ({@link HeapTrim#HARD}), which drop every idle object.
      */
     void onGarbageCollection(long now) {
         if (pool.closed) {
             return;
         }
-        boolean trim = HeapTrim.above(trimAboveHeap);
-        if (!trim && now - lastNanos < intervalNanos) {
+        int trim = HeapTrim.level(trimAboveHeap);
+        if (trim == HeapTrim.NONE && now - lastNanos < intervalNanos) {
             return;
         }
         Thread me = Thread.currentThread();
@@ -110,11 +111,13 @@ final class UnboundedAging {
         try {
             lastNanos = now;
             err = age();
-            if (trim) {
+            if (trim == HeapTrim.HARD) {
                 // The first cycle made every idle object a victim (and put each private slot's
                 // put count on record); the second drops them all, as a second collection would.
                 Throwable second = age();
                 err = err != null ? err : second;
+            }
+            if (trim != HeapTrim.NONE) {
                 trims = trims + 1;
             }
         } finally {

@@ -75,7 +75,7 @@ import java.util.function.Consumer;
  *
  * @param <T> the type of the pooled objects
  */
-final class UnboundedPool<T> implements Pool<T> {
+final class UnboundedPool<T> implements Pool<T>, AfterCollection {
     /**
      * Entries of {@link #table}: 256 references (1 KiB with compressed oops) per pool, enough
      * for the threads of a typical server pool to each find their own entry.
@@ -138,7 +138,7 @@ final class UnboundedPool<T> implements Pool<T> {
         this.reset = hooks.reset;
         this.exact = hooks.destroy != null;
         this.maxIdle = b.maxIdle;
-        this.aging = new UnboundedAging(this, b.agingInterval.toNanos(), b.trimAboveHeap);
+        this.aging = new UnboundedAging(this, b.agingInterval.toNanos(), b.trimThreshold());
         int n = b.stripes;
         this.mask = n - 1;
         this.tier = new SharedTier(n, maxIdle);
@@ -462,18 +462,15 @@ final class UnboundedPool<T> implements Pool<T> {
     // ---------------------------------------------------------------- aging
 
     /** The aging state, for a test's failure report. */
-    String describeAging() {
+    @Override
+    public String describeAging() {
         return aging.describe();
     }
 
     /** Called by the {@link AgingClock} after each garbage collection; see {@link UnboundedAging}. */
-    void onGarbageCollection(long now) {
+    @Override
+    public void onGarbageCollection(long now) {
         aging.onGarbageCollection(now);
-    }
-
-    /** See {@link UnboundedAging#trims()}. */
-    long trims() {
-        return aging.trims();
     }
 
     /** Clears the table entry of a reaped slot, if it is still the slot's. */
@@ -511,7 +508,7 @@ final class UnboundedPool<T> implements Pool<T> {
     /** Sums the counters; see {@link UnboundedStats}. */
     @Override
     public PoolStats stats() {
-        PoolStats stats = UnboundedStats.of(this, name, maxIdle, aging.cycles(), exact);
+        PoolStats stats = UnboundedStats.of(this, name, maxIdle, aging.cycles(), exact).withTrims(aging.trims());
         return sampler == null ? stats : stats.withLeaks(sampler.leakCount());
     }
 

@@ -58,6 +58,7 @@ class FlightRecorderEventsTest {
                     + names(events));
             RecordedEvent last = statistics.get(statistics.size() - 1);
             assertEquals(1, last.getLong("idle"));
+            assertEquals(0, last.getLong("trims"), "a test JVM's heap is far from full");
             assertFalse(last.getBoolean("bounded"));
 
             List<RecordedEvent> failures = named(events, FactoryFailureEvent.NAME, "jfr-factory");
@@ -73,7 +74,7 @@ class FlightRecorderEventsTest {
             List<RecordedEvent> waits = named(events, AcquireWaitEvent.NAME, "jfr-wait");
             assertEquals(1, waits.size(), names(events));
             assertTrue(waits.get(0).getBoolean("timedOut"));
-            assertTrue(waits.get(0).getDuration().toMillis() >= 15, "the wait lasted the timeout");
+            assertTrue(waits.get(0).getDuration().toMillis() >= 15, "the wait lasted the timeout: " + waits.get(0));
         } finally {
             Files.deleteIfExists(file);
         }

@@ -47,8 +47,9 @@ import java.util.function.Consumer;
  * is dropped. Buffers in use are not counted: they are the application's.
  *
  * <p>After a garbage collection that leaves the heap fuller than
- * {@linkplain BufferPoolBuilder#trimAboveHeap(double) a threshold} (default 85 %), every idle
- * buffer is dropped at once: memory goes back when the heap is short, not a few seconds later.
+ * {@linkplain BufferPoolBuilder#trimAboveHeap(double) a threshold} (default 85 %), idle buffers
+ * are dropped at once, all of them when the heap is fuller still: memory goes back when the heap
+ * is short, not a few seconds later.
  *
  * <h2>Release</h2>
  * {@link #release(Object)} finds the class by the buffer's capacity. A buffer whose capacity is
@@ -157,9 +158,7 @@ public final class BufferPool<B> implements AutoCloseable {
                 if (freer != null) {
                     b.destroy(freer);
                 }
-                if (trimAboveHeap < 1) {
-                    HeapTrimAccess.dropIdleAboveHeap(b, trimAboveHeap);
-                }
+                b.trimAboveHeap(trimAboveHeap);
                 if (leakDetection != null) {
                     b.leakDetection(leakDetection);
                 }
@@ -251,7 +250,7 @@ public final class BufferPool<B> implements AutoCloseable {
         long trims = Long.MAX_VALUE;
         for (int i = 0; i < s.length; i++) {
             s[i] = classes[i].stats();
-            trims = Math.min(trims, HeapTrimAccess.trims(classes[i]));
+            trims = Math.min(trims, s[i].trims());
         }
         return new BufferPoolStats(name, kind.label(), sizes, s,
                 oversizedAcquired.sum(), oversizedReleased.sum(), trims);

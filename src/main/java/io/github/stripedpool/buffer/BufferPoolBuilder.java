@@ -157,9 +157,11 @@ public final class BufferPoolBuilder<B> {
      * each garbage collection (at most one check per collection, on the library's background
      * worker, never on acquire or release), if the heap's used part exceeds this fraction of
      * its maximum ({@code Runtime} figures: {@code totalMemory - freeMemory} over
-     * {@code maxMemory}), every idle buffer of every class is dropped, as two aging cycles in a
-     * row would, instead of at the next two aging cycles; counted in
-     * {@link BufferPoolStats#trims()}. For a direct pool the heap is still what is measured:
+     * {@code maxMemory}), each class runs an aging cycle at once: the buffers idle since its
+     * last cycle are dropped, the others at the next collection unless reused. Above halfway
+     * from this fraction to a full heap, every idle buffer of every class is dropped at once.
+     * Counted in {@link BufferPoolStats#trims()}; the same as
+     * {@link io.github.stripedpool.PoolBuilder#trimAboveHeap(double)} for each class. For a direct pool the heap is still what is measured:
      * its idle buffers are dropped (and freed) when the heap is short, not when direct memory
      * is.
      *
@@ -169,8 +171,8 @@ public final class BufferPoolBuilder<B> {
      */
     public BufferPoolBuilder<B> trimAboveHeap(double fraction) {
         if (!(fraction >= 0 && fraction <= 1)) {
-            throw new IllegalArgumentException("trimAboveHeap must be a fraction of the heap from 0 "
-                    + "to 1 (1 never trims), got " + fraction);
+            throw new IllegalArgumentException("trimAboveHeap must be a fraction of the maximum heap from 0 "
+                    + "to 1 (such as 0.85; 1 never trims), got " + fraction);
         }
         this.trimAboveHeap = fraction;
         return this;

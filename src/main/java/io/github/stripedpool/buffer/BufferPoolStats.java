@@ -29,8 +29,8 @@ public final class BufferPoolStats {
 
     /**
      * Garbage collections after which the heap was fuller than the pool's
-     * {@linkplain BufferPoolBuilder#trimAboveHeap(double) threshold}, and the pool dropped every
-     * idle buffer at once. Each class checks and trims on its own, on the library's background
+     * {@linkplain BufferPoolBuilder#trimAboveHeap(double) threshold}, and the pool gave idle
+     * buffers back at once. Each class checks and trims on its own, on the library's background
      * worker, after each collection; this is the count of the class that trimmed least, so a
      * trim counts here once every class has done it.
      *

@@ -62,6 +62,8 @@ final class PoolMBean implements DynamicMBean {
         row(rows, "NotRetained", "long", "Released objects the retainIf predicate refused, destroyed",
                 PoolStats::notRetained);
         row(rows, "AgingCycles", "long", "Aging cycles run", PoolStats::agingCycles);
+        row(rows, "Trims", "long", "Collections after which the heap was short and the pool "
+                + "gave idle objects back at once", PoolStats::trims);
         row(rows, "Leaks", "long", "Objects reported as leaked", PoolStats::leaks);
         row(rows, "MaxTotal", "int", "The cap of a bounded pool, 0 if unbounded", PoolStats::maxTotal);
         row(rows, "WaitingNow", "int", "Threads waiting in acquire now (bounded pools)",

@@ -87,6 +87,9 @@ import java.util.function.ToDoubleFunction;
  *       ({@link PoolStats#notRetained()})</td></tr>
  *   <tr><td>{@value #AGING_CYCLES}</td><td>function counter</td><td></td>
  *       <td>aging cycles run ({@link PoolStats#agingCycles()})</td></tr>
+ *   <tr><td>{@value #TRIMS}</td><td>function counter</td><td></td>
+ *       <td>collections after which the heap was short and the pool gave idle objects back
+ *       at once ({@link PoolStats#trims()})</td></tr>
  *   <tr><td>{@value #LEAKS}</td><td>function counter</td><td></td>
  *       <td>objects reported as leaked ({@link PoolStats#leaks()})</td></tr>
  * </table>
@@ -139,6 +142,8 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
     public static final String MAINTENANCE_RUNS = "stripedpool.maintenance.runs";
     /** Function counter: borrowings reported as held too long. */
     public static final String HELD_TOO_LONG = "stripedpool.held.too.long";
+    /** Function counter: collections after which the pool trimmed, the heap being short. */
+    public static final String TRIMS = "stripedpool.trims";
     /** Function counter: acquisitions, by the tag {@code source}. */
     public static final String ACQUISITIONS = "stripedpool.acquisitions";
     /** Function counter: releases. */
@@ -267,6 +272,8 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
                 + "predicate refused", PoolStats::notRetained));
         meters.add(counter(registry, AGING_CYCLES, null, "Aging cycles run",
                 PoolStats::agingCycles));
+        meters.add(counter(registry, TRIMS, null, "Collections after which the heap was short and "
+                + "the pool gave idle objects back at once", PoolStats::trims));
         meters.add(counter(registry, LEAKS, null, "Objects reported as leaked", PoolStats::leaks));
         synchronized (this) {
             for (Meter m : meters) {

@@ -91,7 +91,7 @@ class PoolJmxTest {
         MBeanInfo info = platform.getMBeanInfo(name);
         Map<String, Class<?>> boxes = Map.of("int", Integer.class, "long", Long.class,
                 "double", Double.class, "boolean", Boolean.class, "java.lang.String", String.class);
-        assertEquals(30, info.getAttributes().length);
+        assertEquals(31, info.getAttributes().length);
         for (MBeanAttributeInfo a : info.getAttributes()) {
             assertTrue(a.isReadable() && !a.isWritable(), a.getName());
             assertFalse(a.getDescription().isBlank(), a.getName());

@@ -82,6 +82,7 @@ class PoolMetricsTest {
         assertEquals(0.0, counter(PoolMetrics.DROPPED, "metrics-figures"));
         assertEquals(0.0, counter(PoolMetrics.HOOK_FAILURES, "metrics-figures"));
         assertEquals(s.agingCycles(), counter(PoolMetrics.AGING_CYCLES, "metrics-figures"));
+        assertEquals(s.trims(), counter(PoolMetrics.TRIMS, "metrics-figures"));
         assertEquals(0.0, counter(PoolMetrics.LEAKS, "metrics-figures"));
 
         assertEquals(0.0, counter(PoolMetrics.INVALIDATED, "metrics-figures"));
@@ -113,7 +114,7 @@ class PoolMetricsTest {
                 PoolMetrics.AGING_CYCLES, PoolMetrics.LEAKS, PoolMetrics.MAX_TOTAL,
                 PoolMetrics.WAITING, PoolMetrics.WAIT, PoolMetrics.WAIT_MAX, PoolMetrics.TIMEOUTS,
                 PoolMetrics.CREATIONS_FAILED, PoolMetrics.MAINTENANCE_RUNS, PoolMetrics.INVALIDATED,
-                PoolMetrics.NOT_RETAINED, PoolMetrics.HELD_TOO_LONG, PoolMetrics.HIT_RATE)), names);
+                PoolMetrics.NOT_RETAINED, PoolMetrics.HELD_TOO_LONG, PoolMetrics.HIT_RATE, PoolMetrics.TRIMS)), names);
         assertEquals(5, registry.find(PoolMetrics.ACQUISITIONS).functionCounters().size(),
                 "one acquisitions counter per source");
         assertEquals("objects", registry.get(PoolMetrics.IDLE).gauge().getId().getBaseUnit());
@@ -162,17 +163,19 @@ class PoolMetricsTest {
         Pool<StringBuilder> other = pool("metrics-other");
         PoolMetrics m = bind(pool);
         bind(other);
+        int perPool = registry.getMeters().size() / 2;
+        assertEquals(26, perPool, "the meters of one pool: see theMetersAreExactlyTheDocumentedOnes");
         SimpleMeterRegistry second = new SimpleMeterRegistry();
         m.bindTo(second);
 
         m.close();
         assertTrue(registry.find(PoolMetrics.IDLE).tag("pool", "metrics-close").meters().isEmpty());
         assertTrue(second.getMeters().isEmpty(), "removed from every registry it was bound to");
-        assertEquals(25, registry.getMeters().size(), "the other pool's meters stay");
+        assertEquals(perPool, registry.getMeters().size(), "the other pool's meters stay");
         m.close(); // idempotent
 
         m.bindTo(registry); // the name is free again
-        assertEquals(50, registry.getMeters().size());
+        assertEquals(2 * perPool, registry.getMeters().size());
         pool.close();
         other.close();
     }

@@ -1,0 +1,113 @@
+package io.github.stripedpool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link PoolBuilder#trimAboveHeap(double)} on object pools, in this JVM: threshold 0 makes
+ * every collection trim (a test JVM's heap is far from full, so at the soft level), threshold 1
+ * never. The hard level and the default thresholds under a really full heap are checked in a
+ * child JVM by {@code buffer.HeapTrimTest}.
+ */
+class HeapTrimPoolTest {
+    @Test
+    void theLevelRisesWithTheHeapAndNeverWithoutALimit() {
+        long max = 1000;
+        assertEquals(HeapTrim.NONE, HeapTrim.level(0.85, 850, max));
+        assertEquals(HeapTrim.SOFT, HeapTrim.level(0.85, 851, max));
+        assertEquals(HeapTrim.SOFT, HeapTrim.level(0.85, 925, max));
+        assertEquals(HeapTrim.HARD, HeapTrim.level(0.85, 926, max));
+        assertEquals(HeapTrim.HARD, HeapTrim.level(0.85, max, max));
+        assertEquals(HeapTrim.SOFT, HeapTrim.level(0, 1, max));
+        assertEquals(HeapTrim.NONE, HeapTrim.level(0, 0, max));
+        assertEquals(HeapTrim.HARD, HeapTrim.level(0, 501, max));
+        for (long used : new long[] {0, 1, max, Long.MAX_VALUE}) {
+            assertEquals(HeapTrim.NONE, HeapTrim.level(1, used, max), "threshold 1 never trims");
+            assertEquals(HeapTrim.NONE, HeapTrim.level(0, used, Long.MAX_VALUE), "no heap limit");
+        }
+        assertEquals(HeapTrim.NONE, HeapTrim.level(1), "threshold 1 never trims, whatever the heap");
+    }
+
+    @Test
+    void theThresholdIsAFractionOfTheHeapAndDefaultsByEngine() {
+        for (double bad : new double[] {-0.1, -Double.MIN_VALUE, Math.nextUp(1.0), Double.NaN,
+                Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> Pool.builder(Object::new).trimAboveHeap(bad));
+            assertTrue(e.getMessage().contains("from 0 to 1") && e.getMessage().contains(String.valueOf(bad)),
+                    e.getMessage());
+        }
+        assertEquals(HeapTrim.DEFAULT_UNBOUNDED, Pool.builder(Object::new).trimThreshold());
+        assertEquals(HeapTrim.NEVER, Pool.builder(Object::new).maxTotal(1).trimThreshold());
+        assertEquals(0.5, Pool.builder(Object::new).maxTotal(1).trimAboveHeap(0.5).trimThreshold());
+        for (double ok : new double[] {0, 1, 0.5}) {
+            Pool.builder(Object::new).trimAboveHeap(ok).build().close();
+            Pool.builder(Object::new).maxTotal(2).trimAboveHeap(ok).build().close();
+        }
+    }
+
+    @Test
+    void anUnboundedPoolGivesEveryIdleObjectBackWithinTwoTrimsAndDestroysEachOnce() {
+        Map<Object, AtomicInteger> destroyed = new ConcurrentHashMap<>();
+        // Aging never by time: only trims drop anything here.
+        try (Pool<Object> pool = Pool.builder(Object::new).trimAboveHeap(0)
+                .agingInterval(ChronoUnit.FOREVER.getDuration())
+                .destroy(x -> destroyed.computeIfAbsent(x, k -> new AtomicInteger()).incrementAndGet())
+                .name("trim-unbounded").build();
+                Pool<Object> never = Pool.builder(Object::new).trimAboveHeap(1)
+                        .agingInterval(ChronoUnit.FOREVER.getDuration()).name("trim-never").build()) {
+            List<Object> objects = fill(pool, 20);
+            fill(never, 20);
+            assertEquals(20, pool.stats().idle());
+            TrimPolling.collectUntil(() -> pool.stats().trims(), pool.stats().trims() + 2, () -> pool.stats().toString());
+            PoolStats s = pool.stats();
+            assertEquals(0, s.idle(), s.toString());
+            assertEquals(20, s.dropped(), s.toString());
+            for (Object x : objects) {
+                assertEquals(1, destroyed.get(x).get(), "destroyed once");
+            }
+            assertEquals(0, never.stats().trims(), never.stats().toString());
+            assertEquals(20, never.stats().idle(), never.stats().toString());
+            assertTrue(s.toString().contains("| trims " + s.trims() + " |"), s.toString());
+        }
+    }
+
+    @Test
+    void aBoundedPoolTrimsDownToMinIdleAndGetsItsCapacityBack() {
+        AtomicInteger destroyed = new AtomicInteger();
+        try (Pool<Object> pool = Pool.builder(Object::new).maxTotal(8).minIdle(2).trimAboveHeap(0)
+                .destroy(x -> destroyed.incrementAndGet()).name("trim-bounded").build();
+                Pool<Object> kept = Pool.builder(Object::new).maxTotal(8).name("trim-bounded-default").build()) {
+            fill(pool, 8);
+            fill(kept, 8);
+            assertEquals(8, pool.stats().idle());
+            TrimPolling.collectUntil(() -> pool.stats().trims(), pool.stats().trims() + 1, () -> pool.stats().toString());
+            assertEquals(2, pool.stats().idle(), pool.stats().toString());
+            assertEquals(6, destroyed.get());
+            assertEquals(0, kept.stats().trims(), "a bounded pool does not trim by default");
+            assertEquals(8, kept.stats().idle());
+            fill(pool, 8); // the whole cap again: the trimmed objects' capacity came back
+            assertEquals(0, pool.stats().timeouts());
+        }
+    }
+
+    /** Acquires {@code n} objects at once, then releases them all; returns them. */
+    private static List<Object> fill(Pool<Object> pool, int n) {
+        List<Object> held = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            held.add(pool.acquire(Duration.ofSeconds(10)));
+        }
+        held.forEach(pool::release);
+        return held;
+    }
+}
