@@ -57,6 +57,7 @@ public final class BufferPoolBuilder<B> {
     private boolean freeOnDrop = true;
     private double trimAboveHeap = DEFAULT_TRIM_ABOVE_HEAP;
     private String name;
+    private int steps = 1;
     private LeakDetection leakDetection;
     private Consumer<? super LeakReport> onLeak;
 
@@ -89,6 +90,27 @@ public final class BufferPoolBuilder<B> {
      */
     public BufferPoolBuilder<B> maxClassSize(int size) {
         this.maxClass = powerOfTwo(size, "maxClassSize");
+        return this;
+    }
+
+    /**
+     * Sets how many size classes each doubling holds: 1 gives the powers of two alone (a request
+     * of 17 KiB gets 32 KiB); 2, 4 or 8 add evenly spaced classes between each two (with 4:
+     * 16, 20, 24, 28, 32 KiB...), so that a buffer is at most a half, a quarter or an eighth
+     * larger than asked for. Finer classes waste less memory on each buffer in use, which counts
+     * when many are held at once in a heap with little room; they also split the budget into
+     * more, smaller shares, so each class keeps fewer idle buffers.
+     *
+     * @param steps 1, 2, 4 or 8, at most the smallest class size; default 1
+     * @return this builder
+     * @throws IllegalArgumentException if {@code steps} is not 1, 2, 4 or 8
+     */
+    public BufferPoolBuilder<B> classesPerDoubling(int steps) {
+        if (steps < 1 || steps > 8 || Integer.bitCount(steps) != 1) {
+            throw new IllegalArgumentException("classesPerDoubling must be 1, 2, 4 or 8, got " + steps
+                    + ": the number of size classes from one power of two to the next");
+        }
+        this.steps = steps;
         return this;
     }
 
@@ -226,7 +248,8 @@ public final class BufferPoolBuilder<B> {
      * Builds the pool.
      *
      * @return a new, open buffer pool
-     * @throws IllegalStateException if the smallest class is larger than the largest
+     * @throws IllegalStateException if the smallest class is larger than the largest, or
+     *         smaller than {@link #classesPerDoubling(int)}
      * @throws IllegalArgumentException if the name, with a class size appended, is not a valid
      *         pool name
      */
@@ -235,8 +258,12 @@ public final class BufferPoolBuilder<B> {
             throw new IllegalStateException("minClassSize (" + minClass + ") is above maxClassSize ("
                     + maxClass + "): set the smallest class at most as large as the largest");
         }
+        if (steps > minClass) {
+            throw new IllegalStateException("classesPerDoubling (" + steps + ") is above minClassSize ("
+                    + minClass + "): a class cannot be a fraction of a byte; raise minClassSize");
+        }
         String n = name != null ? name : "buffers-" + UNNAMED.incrementAndGet();
-        return new BufferPool<>(kind, n, new SizeClasses(minClass, maxClass, budget),
+        return new BufferPool<>(kind, n, new SizeClasses(minClass, maxClass, steps, budget),
                 zeroOnRelease, freeOnDrop, trimAboveHeap, leakDetection, onLeak);
     }
 

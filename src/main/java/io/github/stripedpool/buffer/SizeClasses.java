@@ -1,8 +1,15 @@
 package io.github.stripedpool.buffer;
 
 /**
- * The size classes of a buffer pool, powers of two from the smallest to the largest, and how
- * many idle buffers each may keep under the budget. Immutable.
+ * The size classes of a buffer pool, and how many idle buffers each may keep under the budget.
+ * Immutable.
+ *
+ * <p>Classes: the powers of two from the smallest to the largest, and between each two,
+ * {@code steps - 1} more, evenly spaced ({@code steps} a power of two, 1 to 8). With 4 steps,
+ * 1024, 1280, 1536, 1792, 2048, 2560...: a request is given at most a quarter more than it asked
+ * for, against up to twice with powers of two alone. Class {@code i} lies in doubling
+ * {@code i / steps} above the smallest, at step {@code i % steps} of it; the arithmetic below is
+ * shifts and masks only.
  *
  * <p>Budget split: each of the {@code n} classes gets an equal share, {@code budget / n} bytes
  * (rounded down), and keeps {@code share / size} buffers (rounded down). The idle bytes are at
@@ -22,12 +29,20 @@ final class SizeClasses {
     static final int MAX_REQUEST = Integer.MAX_VALUE - 8;
 
     private final int minShift;
+    /** log2 of the steps per doubling. */
+    private final int stepShift;
     private final int[] keep;
     private final long budget;
 
     SizeClasses(int minClass, int maxClass, long budget) {
+        this(minClass, maxClass, 1, budget);
+    }
+
+    /** {@code steps}: a power of two from 1 to 8, at most {@code minClass}. */
+    SizeClasses(int minClass, int maxClass, int steps, long budget) {
         this.minShift = Integer.numberOfTrailingZeros(minClass);
-        int n = Integer.numberOfTrailingZeros(maxClass) - minShift + 1;
+        this.stepShift = Integer.numberOfTrailingZeros(steps);
+        int n = ((Integer.numberOfTrailingZeros(maxClass) - minShift) << stepShift) + 1;
         this.keep = new int[n];
         this.budget = budget;
         long share = budget / n;
@@ -41,7 +56,8 @@ final class SizeClasses {
     }
 
     int size(int index) {
-        return 1 << (minShift + index);
+        int base = 1 << (minShift + (index >>> stepShift));
+        return base + (index & ((1 << stepShift) - 1)) * (base >>> stepShift);
     }
 
     int maxSize() {
@@ -73,8 +89,12 @@ final class SizeClasses {
         if (size <= 1 << minShift) {
             return 0;
         }
-        // The bits of size - 1 are log2 of the next power of two at or above size.
-        return Math.min((32 - Integer.numberOfLeadingZeros(size - 1)) - minShift, keep.length);
+        // x lies in the doubling [2^h, 2^(h+1)), whose steps are 2^(h - stepShift) bytes wide
+        // (h >= minShift >= stepShift); the class is the step above x.
+        int x = size - 1;
+        int h = 31 - Integer.numberOfLeadingZeros(x);
+        int k = ((x - (1 << h)) >>> (h - stepShift)) + 1;
+        return Math.min(((h - minShift) << stepShift) + k, keep.length);
     }
 
     /**
@@ -83,12 +103,19 @@ final class SizeClasses {
      * @throws IllegalArgumentException if {@code capacity} is not one of the class sizes
      */
     int indexOf(int capacity, String poolName) {
-        int i = Integer.numberOfTrailingZeros(capacity) - minShift;
-        if (Integer.bitCount(capacity) != 1 || i < 0) {
-            throw new IllegalArgumentException("buffer pool '" + poolName + "' was given a buffer of "
-                    + capacity + " bytes, which is none of its class sizes (" + size(0) + " to "
-                    + maxSize() + ", powers of two): release only buffers that this pool handed out");
+        int h = 31 - Integer.numberOfLeadingZeros(capacity);
+        if (capacity > 0 && h >= minShift) {
+            int offset = capacity - (1 << h);
+            int stepBits = h - stepShift;
+            int i = ((h - minShift) << stepShift) + (offset >>> stepBits);
+            if ((offset & ((1 << stepBits) - 1)) == 0 && i < keep.length) {
+                return i;
+            }
         }
-        return i;
+        throw new IllegalArgumentException("buffer pool '" + poolName + "' was given a buffer of "
+                + capacity + " bytes, which is none of its class sizes (" + size(0) + " to "
+                + maxSize() + ", powers of two" + (stepShift == 0 ? ""
+                : " and " + ((1 << stepShift) - 1) + " evenly spaced sizes between each two")
+                + "): release only buffers that this pool handed out");
     }
 }

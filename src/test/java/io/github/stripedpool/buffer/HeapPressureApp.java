@@ -1,10 +1,12 @@
 package io.github.stripedpool.buffer;
 
 import io.github.stripedpool.Pool;
-import io.github.stripedpool.PoolStats;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 /**
@@ -47,9 +49,18 @@ public final class HeapPressureApp {
             while (used() < 0.9 * max) {
                 live.add(new byte[256 * 1024]);
             }
-            Pool<byte[]> hard = Pool.builder(() -> new byte[1024]).trimAboveHeap(0.5).name("hard").build();
+            // Aging never by time, so that only trims drop its objects. Each destroy records how
+            // many trims the pool had counted: 0 means during the first (a trim counts once done).
+            AtomicReference<Pool<byte[]>> hardRef = new AtomicReference<>();
+            AtomicLong hardTrimsAtDestroy = new AtomicLong(-1);
+            AtomicInteger hardDestroyed = new AtomicInteger();
+            Pool<byte[]> hard = Pool.builder(() -> new byte[1024]).trimAboveHeap(0.5)
+                    .agingInterval(ChronoUnit.FOREVER.getDuration()).destroy(x -> {
+                        hardDestroyed.incrementAndGet();
+                        hardTrimsAtDestroy.accumulateAndGet(hardRef.get().stats().trims(), Math::max);
+                    }).name("hard").build();
+            hardRef.set(hard);
             fill(hard);
-            long hardIdleAfterOneTrim = -1;
             long deadline = System.nanoTime() + 20_000_000_000L;
             while ((buffers.stats().trims() == 0 || buffers.stats().idleBytes() != 0
                     || objects.stats().idle() != 0 || hard.stats().idle() != 0 || bounded.stats().idle() != 2)
@@ -57,17 +68,14 @@ public final class HeapPressureApp {
                 long seen = hard.stats().trims();
                 System.gc();
                 awaitChange(() -> hard.stats().trims(), seen);
-                PoolStats h = hard.stats();
-                if (h.trims() == 1 && hardIdleAfterOneTrim < 0) {
-                    hardIdleAfterOneTrim = h.idle();
-                }
             }
             System.out.println("pressed: trims " + buffers.stats().trims() + ", idle " + buffers.stats().idleBytes());
             for (Pool<byte[]> p : List.of(objects, hard, bounded, boundedKept)) {
                 System.out.println("pressed " + p.name() + ": trims " + p.stats().trims() + ", idle " + p.stats().idle());
             }
             hard.close();
-            System.out.println("hard: idle after its first trim " + hardIdleAfterOneTrim);
+            System.out.println("hard: destroyed " + hardDestroyed.get() + ", the last with "
+                    + hardTrimsAtDestroy.get() + " trims counted");
             System.out.println("bounded: destroyed " + boundedDestroyed.get());
             byte[][] again = new byte[OBJECTS][];
             for (int i = 0; i < OBJECTS; i++) {

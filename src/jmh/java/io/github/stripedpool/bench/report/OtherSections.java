@@ -16,7 +16,13 @@ final class OtherSections {
     static final Map<String, String> COLLECTOR_NAMES = Map.of("g1", "G1", "parallel", "Parallel", "zgc", "ZGC");
     /** Benchmarks with a section of their own; any other goes to the table of others. */
     private static final Set<String> KNOWN = Set.of("CycleBenchmark", "HoldSeveralBenchmark",
-            "BoundedBenchmark", "GcPressureBenchmark", "BurstHoldBenchmark", "FalseSharingBenchmark");
+            "BoundedBenchmark", "GcPressureBenchmark", "BurstHoldBenchmark", "FalseSharingBenchmark",
+            "HeadroomBenchmark");
+    /** {@code HeadroomBenchmark}'s implementations, in table order, with their names. */
+    private static final List<List<String>> HEADROOM = List.of(List.of("alloc", "allocation (new byte[n])"),
+            List.of("pool", "BufferPool, trimming (default)"), List.of("poolNoTrim", "BufferPool, trimming off"),
+            List.of("poolFine", "BufferPool, 4 classes per doubling"),
+            List.of("netty", "Netty PooledByteBufAllocator"), List.of("jetty", "Jetty ArrayByteBufferPool"));
 
     private final Runs runs;
     private final Page page;
@@ -153,6 +159,46 @@ final class OtherSections {
         page.chart("false-sharing.svg", "Two threads writing their own stripe's hot field",
                 "ops/µs, both threads together", groups.stream().map(OtherSections::flagsName)
                         .collect(Collectors.toList()), List.of("padded (as shipped)", "unpadded"), values);
+    }
+
+    /** The seed's scenario: request bodies in a heap with little headroom, GC counts beside throughput. */
+    void headroom() {
+        List<List<String>> rows = new ArrayList<>();
+        for (String c : COLLECTORS) {
+            List<Run> rs = runs.named("HeadroomBenchmark." + c);
+            for (String live : List.of("roomy", "tight")) {
+                Run alloc = find(rs, "alloc", live);
+                for (List<String> impl : HEADROOM) {
+                    Run r = find(rs, impl.get(0), live);
+                    if (r != null) {
+                        rows.add(Arrays.asList(COLLECTOR_NAMES.get(c), live, impl.get(1), Format.score(r.score, r.error),
+                                impl.get(0).equals("alloc") ? "1" : Ratio.text(Ratio.of(r, alloc)),
+                                Format.number(r.metric("gc.count")), Format.number(r.metric("gc.time")),
+                                Format.bytes(r.metric("gc.alloc.rate.norm"))));
+                    }
+                }
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        page.section("Request bodies in a tight heap");
+        page.add("`HeadroomBenchmark`, 1 thread, fixed 256 MiB heap: request bodies of 1 to 64 KiB read into "
+                + "buffers, a burst of 2,048 held at once every 16,384 requests, and a quarter of each body's size "
+                + "made as garbage by every implementation alike. Live set *roomy*: a quarter of the heap; *tight*: "
+                + "three quarters. The pools have a 64 MiB budget. GCs and GC ms are `gc.count` and `gc.time` over "
+                + "the measurement iterations, B/op is `gc.alloc.rate.norm`. See docs/buffers.md.\n\n");
+        page.table(List.of("collector", "live set", "implementation", "requests/ms", "÷ allocation", "GCs", "GC ms",
+                "B/op"), rows);
+    }
+
+    private static Run find(List<Run> rs, String impl, String live) {
+        for (Run r : rs) {
+            if (r.param("impl").equals(impl) && r.param("liveSet").equals(live)) {
+                return r;
+            }
+        }
+        return null;
     }
 
     /** Any benchmark the sections above do not know, so that a new one is never left out. */

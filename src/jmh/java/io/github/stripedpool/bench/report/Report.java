@@ -114,6 +114,7 @@ public final class Report {
         others.gc();
         others.burst();
         others.falseSharing();
+        others.headroom();
         others.others();
         peers(page);
         machine(page);

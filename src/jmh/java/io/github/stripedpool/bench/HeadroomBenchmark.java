@@ -1,0 +1,304 @@
+package io.github.stripedpool.bench;
+
+import io.github.stripedpool.buffer.BufferPool;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.io.ArrayByteBufferPool;
+import org.eclipse.jetty.io.RetainableByteBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The pooled-request-body story of the project's seed documents, on the JVM: a service reads
+ * request bodies of 1 to 64 KiB into buffers, in a fixed 256 MiB heap whose live data leaves
+ * much room ({@code roomy}, a quarter of the heap) or little ({@code tight}, three quarters).
+ * Most of the time one body is read at a time; every {@value #PERIOD} requests a burst holds
+ * {@value #BURST} bodies at once (about 34 MiB), as concurrent slow uploads would, then lets
+ * them all go. A pool keeps what the burst gave back for the next one; if it keeps it through
+ * the quiet time too, the collector has that much less headroom and runs more often: the effect
+ * that cost a database 18 % of its write throughput. Each request also makes garbage of a
+ * quarter of its body's size (what it parsed), alike for every implementation: the allocation
+ * that the headroom is for.
+ *
+ * <p>Implementations: {@code alloc} ({@code new byte[n]}); {@code pool}, a {@link BufferPool}
+ * with a 64 MiB budget (sized for the burst) and its default heap-pressure trimming;
+ * {@code poolNoTrim}, the same pool with trimming off ({@code trimAboveHeap(1)}), which gives
+ * memory back only by aging; {@code poolFine}, the first with four classes per doubling
+ * ({@code classesPerDoubling(4)}), so that a buffer is at most a quarter larger than its body,
+ * not up to twice; Netty's {@code PooledByteBufAllocator} and Jetty's
+ * {@code ArrayByteBufferPool}, heap buffers. Run it with {@code -prof gc}: {@code gc.count} and
+ * {@code gc.time} beside the throughput, since one without the other misleads. The collector is
+ * a benchmark method: a JVM flag of the fork.
+ *
+ * <pre>
+ * java -jar target-jmh/benchmarks.jar HeadroomBenchmark -f 2 -prof gc
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class HeadroomBenchmark {
+    /** Requests between two bursts. */
+    static final int PERIOD = 16_384;
+    /** Bodies held at once by a burst. */
+    static final int BURST = 2_048;
+    /** Sizes in the draw; a power of two. */
+    static final int DRAW = 4096;
+    /** The largest body. */
+    static final int MAX_BODY = 64 * 1024;
+    /** Bytes per object of the live set: many small objects, as an application's heap holds. */
+    private static final int LIVE_OBJECT_BYTES = 1024;
+    /** What a body is read from. */
+    private static final byte[] WIRE = wire();
+
+    @Param({"alloc", "pool", "poolNoTrim", "poolFine", "netty", "jetty"})
+    public String impl;
+
+    /** {@code roomy}: a quarter of the heap live; {@code tight}: three quarters. */
+    @Param({"roomy", "tight"})
+    public String liveSet;
+
+    final int[] sizes = draw();
+    private Object[] retained;
+    private Bodies bodies;
+
+    /** One implementation's buffers. */
+    interface Bodies extends AutoCloseable {
+        /** A buffer of at least {@code n} bytes. */
+        Object take(int n);
+
+        /** Reads a body of {@code n} bytes into {@code b}; returns a checksum of it. */
+        int read(Object b, int n);
+
+        void give(Object b);
+
+        @Override
+        default void close() {
+        }
+    }
+
+    /** A thread's place in the draw, and the bodies a burst holds. */
+    @State(Scope.Thread)
+    public static class Requests {
+        long count;
+        final Object[] held = new Object[BURST];
+        int holding;
+        Bodies bodies;
+
+        @Setup(Level.Trial)
+        public void start(HeadroomBenchmark b) {
+            bodies = b.bodies;
+        }
+
+        @TearDown(Level.Trial)
+        public void end() {
+            for (int i = 0; i < holding; i++) {
+                bodies.give(held[i]);
+            }
+            holding = 0;
+        }
+    }
+
+    static int[] draw() {
+        SplittableRandom r = new SplittableRandom(7);
+        int[] s = new int[DRAW];
+        for (int i = 0; i < DRAW; i++) {
+            int band = r.nextInt(100);
+            s[i] = band < 30 ? r.nextInt(1024, 4097) : band < 70 ? r.nextInt(4097, 16385)
+                    : r.nextInt(16385, MAX_BODY + 1);
+        }
+        return s;
+    }
+
+    private static byte[] wire() {
+        byte[] w = new byte[MAX_BODY];
+        new SplittableRandom(11).nextBytes(w);
+        return w;
+    }
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        double fraction = switch (liveSet) {
+            case "roomy" -> 0.25;
+            case "tight" -> 0.75;
+            default -> throw new IllegalArgumentException("liveSet must be roomy or tight, got " + liveSet);
+        };
+        long bytes = (long) (Runtime.getRuntime().maxMemory() * fraction);
+        int n = (int) (bytes / (LIVE_OBJECT_BYTES + 16));
+        retained = new Object[n];
+        for (int i = 0; i < n; i++) {
+            retained[i] = new byte[LIVE_OBJECT_BYTES];
+        }
+        bodies = switch (impl) {
+            case "alloc" -> new Arrays() {
+                @Override
+                public Object take(int size) {
+                    return new byte[size];
+                }
+
+                @Override
+                public void give(Object b) {
+                }
+            };
+            case "pool" -> pool(BufferPool.bytes().budget(64L << 20).minClassSize(1024).name("headroom").build());
+            case "poolNoTrim" -> pool(BufferPool.bytes().budget(64L << 20).minClassSize(1024).trimAboveHeap(1)
+                    .name("headroom-no-trim").build());
+            case "poolFine" -> pool(BufferPool.bytes().budget(64L << 20).minClassSize(1024).classesPerDoubling(4)
+                    .name("headroom-fine").build());
+            case "netty" -> netty();
+            case "jetty" -> jetty();
+            default -> throw new IllegalArgumentException("unknown impl " + impl);
+        };
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception {
+        bodies.close();
+        retained = null;
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {"-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch", "-XX:+UseG1GC"})
+    public long[] g1(Requests r) {
+        return request(r);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {"-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch", "-XX:+UseZGC"})
+    public long[] zgc(Requests r) {
+        return request(r);
+    }
+
+    /**
+     * One request: a body read into a buffer and given back, unless the request falls in the
+     * burst at the end of its period: then the buffer stays held until the burst's last request
+     * gives them all back. What the request parsed out of the body (a quarter of its size, as
+     * points of a time series) is returned: the garbage every implementation makes alike, which
+     * the collector must find room for.
+     */
+    private long[] request(Requests r) {
+        long k = r.count++;
+        int n = sizes[(int) (k & (DRAW - 1))];
+        Bodies b = r.bodies;
+        Object buf = b.take(n);
+        int sum = b.read(buf, n);
+        if (k % PERIOD < PERIOD - BURST) {
+            b.give(buf);
+        } else {
+            r.held[r.holding++] = buf;
+            if (r.holding == BURST) {
+                for (int i = 0; i < BURST; i++) {
+                    b.give(r.held[i]);
+                    r.held[i] = null;
+                }
+                r.holding = 0;
+            }
+        }
+        long[] points = new long[n >>> 5];
+        points[0] = sum;
+        return points;
+    }
+
+    /** Reads every 256th byte back: the parse of a body, short enough not to hide the buffers' cost. */
+    static int checksum(byte[] a, int offset, int n) {
+        int s = 0;
+        for (int i = 0; i < n; i += 256) {
+            s += a[offset + i];
+        }
+        return s;
+    }
+
+    /** Byte arrays: read by a copy from the wire. */
+    abstract static class Arrays implements Bodies {
+        @Override
+        public int read(Object b, int n) {
+            byte[] a = (byte[]) b;
+            System.arraycopy(WIRE, 0, a, 0, n);
+            return checksum(a, 0, n);
+        }
+    }
+
+    private static Bodies pool(BufferPool<byte[]> pool) {
+        return new Arrays() {
+            @Override
+            public Object take(int n) {
+                return pool.acquire(n);
+            }
+
+            @Override
+            public void give(Object b) {
+                pool.release((byte[]) b);
+            }
+
+            @Override
+            public void close() {
+                pool.close();
+            }
+        };
+    }
+
+    private static Bodies netty() {
+        PooledByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
+        return new Bodies() {
+            @Override
+            public Object take(int n) {
+                return alloc.heapBuffer(n);
+            }
+
+            @Override
+            public int read(Object b, int n) {
+                ByteBuf buf = (ByteBuf) b;
+                buf.clear().writeBytes(WIRE, 0, n);
+                return checksum(buf.array(), buf.arrayOffset(), n);
+            }
+
+            @Override
+            public void give(Object b) {
+                ((ByteBuf) b).release();
+            }
+        };
+    }
+
+    private static Bodies jetty() {
+        ArrayByteBufferPool pool = new ArrayByteBufferPool.Quadratic(0, MAX_BODY, Integer.MAX_VALUE);
+        return new Bodies() {
+            @Override
+            public Object take(int n) {
+                return pool.acquire(n, false);
+            }
+
+            @Override
+            public int read(Object b, int n) {
+                ByteBuffer bb = ((RetainableByteBuffer) b).getByteBuffer().clear();
+                bb.put(WIRE, 0, n);
+                return checksum(bb.array(), bb.arrayOffset(), n);
+            }
+
+            @Override
+            public void give(Object b) {
+                ((RetainableByteBuffer) b).release();
+            }
+
+            @Override
+            public void close() {
+                pool.clear();
+            }
+        };
+    }
+}
