@@ -3,6 +3,10 @@ package io.github.stripedpool;
 import java.lang.invoke.MethodHandles;
 import java.security.AccessController;
 import java.security.PrivilegedAction;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -103,7 +107,22 @@ final class Background {
         } catch (LinkageError | IllegalAccessException e) {
             // No jdk.jfr module: the first leak report says so (see ReportDelivery).
         }
+        if (!timePrepared) {
+            // The JDK's time classes, for the same reason: a leak report's times (Instant,
+            // Duration), their text, and the time zone a log line is printed in. Once a worker's
+            // first leak report failed to initialise java.time.Instant while the heap was
+            // exhausted, and no leak was reported again.
+            Instant now = Instant.now();
+            ZonedDateTime local = ZonedDateTime.ofInstant(now, ZoneId.systemDefault());
+            // The date fields a log line's default format prints (java.util.logging's).
+            String text = now.toString() + Duration.ofNanos(1) + local
+                    + String.format("%1$tb %1$td, %1$tY %1$tl:%1$tM:%1$tS.%1$tL %1$Tp %1$tZ", local);
+            timePrepared = !text.isEmpty();
+        }
     }
+
+    /** Set once {@link #prepare} has initialised the JDK's time classes; a race only repeats it. */
+    private static volatile boolean timePrepared;
 
     /** The shared workers, for a test's failure report. */
     static String describeWorkers() {
