@@ -28,7 +28,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @State
 public class BoundedBargeVsHandoffRace {
     private final BoundedPool<AtomicReference<Thread>> pool = BoundedPool.start(
-            Pool.builder(AtomicReference<Thread>::new).maxTotal(1), "race", 0L);
+            Pool.builder(AtomicReference<Thread>::new).maxTotal(1).settings("race"), 0L);
     private final AtomicReference<Thread> held = pool.acquire();
 
     @Actor

@@ -26,7 +26,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 public class BoundedFreeStackClaimRace {
     private final BoundedPool<Object> pool =
             (BoundedPool<Object>) Pool.builder(Object::new).maxTotal(2).name("race").build();
-    private final BoundedEntryTable table = pool.table();
+    private final BoundedEntryTable table = pool.states().table;
 
     @Actor
     public void claimFreeClaim(III_Result r) {

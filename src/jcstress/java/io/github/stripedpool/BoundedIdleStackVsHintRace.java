@@ -12,7 +12,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 /**
  * The idle stacks of {@link BoundedEntryTable} against a thread's hint. The entry of x is idle
  * and in its idle stack. One actor takes it through its hint (CAS IDLE to BORROWED, leaving it
- * in the stack) and releases it at once ({@link BoundedPool#publish}: IDLE, then offered to the
+ * in the stack) and releases it at once ({@link BoundedStates#publish}: IDLE, then offered to the
  * stack unless its flag says it is there); the other takes from the stacks ({@code takeIdle}:
  * pop, clear the flag, read the state), and may pop the entry while it is borrowed, a stale
  * entry it drops. Then the arbiter takes from the stacks. Whatever the interleaving, x is handed
@@ -39,7 +39,7 @@ public class BoundedIdleStackVsHintRace {
         pool = (BoundedPool<Object>) Pool.builder(Object::new).maxTotal(4).stripes(1).name("race").build();
         x = pool.acquire();
         pool.release(x); // idle, pushed on the stack, its flag set
-        e = pool.index().find(x);
+        e = pool.states().index.find(x);
     }
 
     @Actor
@@ -48,18 +48,18 @@ public class BoundedIdleStackVsHintRace {
             r.r1 = 1;
             Object got = e.item;
             e.item = null;
-            pool.publish(e, got, e.stamp);
+            pool.states().publish(e, got, e.stamp);
         }
     }
 
     @Actor
     public void take(III_Result r) {
-        r.r2 = pool.scan(0) == e ? 1 : 0;
+        r.r2 = pool.states().takeIdle(0, null) == e ? 1 : 0;
     }
 
     @Arbiter
     public void check(III_Result r) {
-        r.r3 = pool.scan(0) == e ? 1 : 0;
+        r.r3 = pool.states().takeIdle(0, null) == e ? 1 : 0;
         pool.close();
     }
 }

@@ -53,6 +53,6 @@ public class BoundedIndexLookupVsRehashRace {
     public void createAndDestroy() {
         index.add(entries[FILED]); // rehashes
         index.remove(entries[1]);
-        entries[1].ref = null; // as BoundedCapacity.free does, after the removal
+        entries[1].ref = null; // as BoundedStates does when it frees an entry, after the removal
     }
 }

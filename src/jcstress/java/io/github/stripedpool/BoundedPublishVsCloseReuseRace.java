@@ -11,7 +11,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * A release of x into a closed pool ({@link BoundedPool#publish}: x made idle, then the closed
+ * A release of x into a closed pool ({@link BoundedStates#publish}: x made idle, then the closed
  * check takes the entry back and destroys what it holds) races close's sweep, which takes the
  * idle entry, destroys x and frees the entry, followed by a creation that reuses the freed entry
  * for a new object y and makes it idle. The release's closed check may then win the entry again:
@@ -19,7 +19,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * was destroyed, r2 = times y was destroyed (0 if y was never made, or is still idle).
  */
 @JCStressTest
-@Description("BoundedPool: a release's closed check vs close's sweep and a reuse of the freed entry")
+@Description("BoundedStates: a release's closed check vs close's sweep and a reuse of the freed entry")
 @Outcome(id = "1, 0", expect = Expect.ACCEPTABLE, desc = "x destroyed once; y never made, or still idle in the entry")
 @Outcome(id = "1, 1", expect = Expect.ACCEPTABLE, desc = "x destroyed by the sweep, y by the release's closed check")
 @Outcome(id = "2, .*", expect = Expect.FORBIDDEN, desc = "x destroyed twice: the closed check destroyed the released object, not the entry's")
@@ -30,7 +30,6 @@ public class BoundedPublishVsCloseReuseRace {
     private final AtomicInteger yDestroyed = new AtomicInteger();
     /** The thread whose destroy hook destroyed x (last): tells the sweeping actor it swept x. */
     private volatile Thread xDestroyer;
-    private final Object y = new Object();
     private final Object x;
     private final BoundedPool<Object> pool;
     private final BoundedEntry e;
@@ -48,27 +47,27 @@ public class BoundedPublishVsCloseReuseRace {
                 .maxTotal(1).name("race").build();
         x = pool.acquire();
         objects[0] = x;
-        e = pool.table().array()[0];
+        e = pool.states().table.array()[0];
         pool.close(); // x is borrowed: close leaves it to its release
     }
 
     /** The release of x, after its claim: BORROWED, made idle, then the closed check. */
     @Actor
     public void release() {
-        pool.publish(e, x, e.stamp);
+        pool.states().publish(e, x, e.stamp);
     }
 
     /**
-     * Close's own sweep of the entry ({@link BoundedPool#sweep}, what {@code close()} runs on
+     * Close's own sweep of the entry ({@link BoundedStates#sweep}, what {@code close()} runs on
      * every entry), then, if the sweep took it, a creation reusing the freed entry for y.
      */
     @Actor
     public void sweepAndReuse() {
-        Hooks.rethrow(pool.sweep(e, null));
-        if (xDestroyer == Thread.currentThread()) { // the sweep destroyed x: e is free again
-            BoundedEntry f = pool.table().claimFree(); // the only entry: e, FREE again
-            f.ref = new BoundedEntry.ObjectRef(y, 0L);
-            f.item = y;
+        UserHooks.rethrowVmError(pool.states().sweep(e, null));
+        BoundedStates states = pool.states();
+        if (xDestroyer == Thread.currentThread() && states.tryReserve()) { // the sweep destroyed x: e is free again
+            BoundedEntry f = states.claimFree(null); // the only entry: e, FREE again
+            f.item = states.make(f); // a new object, y: the factory's
             f.set(BoundedEntry.IDLE); // published, its own closed check not yet run
         }
     }

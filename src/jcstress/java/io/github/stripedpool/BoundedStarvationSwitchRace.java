@@ -25,7 +25,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @State
 public class BoundedStarvationSwitchRace {
     private final BoundedPool<Object> pool = BoundedPool.start(
-            Pool.builder(Object::new).maxTotal(1), "race", 0L);
+            Pool.builder(Object::new).maxTotal(1).settings("race"), 0L);
     private final Object held = pool.acquire();
 
     @Actor

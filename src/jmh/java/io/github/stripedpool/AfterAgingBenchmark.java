@@ -54,7 +54,7 @@ public class AfterAgingBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         pool = new UnboundedPool<>(Pool.builder(() -> new byte[64]).maxIdle(maxIdle)
-                .agingInterval(Duration.ofDays(1000)).leakDetection(LeakDetection.DISABLED), "after-aging");
+                .agingInterval(Duration.ofDays(1000)).leakDetection(LeakDetection.DISABLED).settings("after-aging"));
         byte[][] all = new byte[OBJECTS][];
         for (int i = 0; i < OBJECTS; i++) {
             all[i] = pool.acquire();

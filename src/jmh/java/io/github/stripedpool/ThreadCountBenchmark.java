@@ -116,7 +116,7 @@ public class ThreadCountBenchmark {
             clock += Duration.ofDays(1001).toNanos(); // past the interval: the cycle runs now
             ((UnboundedPool<byte[]>) pool).onGarbageCollection(clock);
         } else {
-            ((BoundedPool<byte[]>) pool).maintain();
+            ((BoundedPool<byte[]>) pool).maintenance().run();
         }
     }
 }

@@ -96,7 +96,7 @@ final class Background {
     static void prepare() {
         MethodHandles.Lookup lookup = MethodHandles.lookup();
         try {
-            lookup.ensureInitialized(Hooks.class);
+            lookup.ensureInitialized(UserHooks.class);
             lookup.ensureInitialized(LeakReport.Kind.class);
             lookup.ensureInitialized(ReportDelivery.class);
         } catch (IllegalAccessException e) {

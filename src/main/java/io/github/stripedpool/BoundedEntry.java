@@ -7,31 +7,18 @@ import java.lang.ref.WeakReference;
 /**
  * One of the {@code maxTotal} places of a {@link BoundedPool}: empty, or holding one live object.
  *
- * <p>States and transitions. {@link #state} changes only by compare-and-set, or by a volatile
- * write from the one thread that owns the entry in a state no other thread may leave:
- * <pre>
- *   FREE     --claim (creator, holding a unit of capacity)-------> RESERVED
- *   RESERVED --object made, handed to its creator-----------------> BORROWED
- *   RESERVED --published (release, refill)------------------------> IDLE
- *   RESERVED --handed to the oldest waiter------------------------> BORROWED
- *   RESERVED --destroyed (and the slot emptied)-------------------> FREE
- *   IDLE     --CAS by an acquirer---------------------------------> BORROWED
- *   IDLE     --CAS by eviction, close, or its releaser (for a starving waiter)--> RESERVED
- *   BORROWED --CAS by the release (so two releases cannot both win)--> RESERVED
- *   BORROWED --CAS by leak reclaiming, once the object is garbage----> RESERVED
- *   BORROWED --given back unused by a waiter that was served twice--> IDLE, or handed on
- * </pre>
- * RESERVED means "one thread works on this entry alone"; nobody else touches its fields. Every
- * hand-out of an idle object is the winning CAS {@code IDLE -> BORROWED}, so an object goes to
- * exactly one taker, and eviction cannot destroy an object an acquirer has won, nor hand one out
- * that eviction has won.
+ * <p>States. FREE, IDLE, BORROWED, RESERVED: what each means, every transition (each a
+ * method of {@link BoundedStates}, the one owner of the state machine) and the handshakes are in
+ * {@link BoundedStates}'s comment. Here, only how: {@link #state} changes by compare-and-set,
+ * or by a volatile write ({@link #set}) from the one thread that owns the entry in a state no
+ * other thread may leave (RESERVED, or BORROWED by it).
  *
  * <p>{@link #item}, {@link #ref} and {@link #stamp} are plain: each is written by the owner of the entry
  * before the volatile write or CAS that gives the entry up, and read by the next owner after the
  * CAS that takes it, which orders them. {@link #item} holds the object strongly only while the
  * pool holds it (IDLE, or RESERVED by the pool); while BORROWED it is null, so that an object
  * its borrower drops becomes garbage, which is how leaked objects are found (see
- * {@link BoundedPool#reclaimLeaked()}). The object's identity is kept by {@link #ref}, a weak
+ * {@link BoundedStates#reclaim}). The object's identity is kept by {@link #ref}, a weak
  * reference made once per object. The stack links {@code nextIdle} and {@code nextFree} are plain
  * too, but read racily by poppers of {@link BoundedEntryTable}: each is written only by the one
  * thread that pushes the entry on that kind of stack (the {@code idleQueued} flag, or ownership

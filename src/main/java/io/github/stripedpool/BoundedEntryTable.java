@@ -40,7 +40,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * entry is in an idle stack, being pushed (by the thread whose CAS set the flag), or popped by a
  * taker that has not cleared the flag yet; it goes from 0 to 1 only by CAS, so an entry is never
  * pushed twice without a pop in between. A thread that makes an entry IDLE
- * ({@link BoundedPool#publish}) then calls {@link #offerIdle}: if the flag is 0 it CASes it to 1
+ * ({@link BoundedStates#publish}) then calls {@link #offerIdle}: if the flag is 0 it CASes it to 1
  * and pushes the entry. A taker pops,
  * clears the flag (volatile write), then reads the state (volatile): IDLE, it CASes it to
  * BORROWED, as every hand-out does; otherwise the entry is stale (taken meanwhile through a
@@ -102,7 +102,7 @@ final class BoundedEntryTable {
 
     // ---------------------------------------------------------------- free entries
 
-    /** As {@link #claimFree(BoundedLocal)}, for a caller that counts nothing. */
+    /** As {@link #claimFree(BoundedThreads.Local)}, for a caller that counts nothing. */
     BoundedEntry claimFree() {
         return claimFree(null);
     }
@@ -112,7 +112,7 @@ final class BoundedEntryTable {
      * stack, growing the table if it is empty (see the class comment for why one is found).
      * {@code l}, if not null, counts the entry examined.
      */
-    BoundedEntry claimFree(BoundedLocal l) {
+    BoundedEntry claimFree(BoundedThreads.Local l) {
         BoundedEntry e;
         do {
             e = pop(freeHead, false);
@@ -190,7 +190,7 @@ final class BoundedEntryTable {
      * stack was found empty. Stale entries popped on the way are dropped (see the class
      * comment); {@code l}, if not null, counts every entry popped.
      */
-    BoundedEntry takeIdle(int home, BoundedLocal l) {
+    BoundedEntry takeIdle(int home, BoundedThreads.Local l) {
         final int mask = stacks - 1;
         for (int i = 0; i < stacks; i++) {
             int head = (((home + i) & mask) + 1) * SPREAD;

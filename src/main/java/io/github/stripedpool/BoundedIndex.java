@@ -11,8 +11,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Structure. {@link #slots} is a power-of-two array of entries (or {@link #REMOVED}, or
  * null), probed linearly from the slot the object's {@link System#identityHashCode identity hash}
- * picks. An entry is put in when its object is created ({@link BoundedCapacity#make}) and taken out
- * when the object is destroyed or reclaimed ({@link BoundedCapacity#free}), at the slot of the hash
+ * picks. An entry is put in when its object is created ({@link BoundedStates#make}) and taken out
+ * when the object is destroyed or reclaimed ({@link BoundedStates#destroy}, {@link BoundedStates#reclaim}), at the slot of the hash
  * recorded in the object's {@link BoundedEntry.ObjectRef}, so that a collected object can still
  * be taken out. A lookup confirms a candidate with {@link BoundedEntry#holds}, which compares the
  * entry's current object by identity, so an entry that moved on to another object is never

@@ -7,8 +7,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * The background work of one {@link BoundedPool}, run by {@link MaintenanceClock}: idle and
  * lifetime eviction, reports of objects held too long ({@link BoundedHeldTooLong}), giving back
  * the capacity of leaked objects, and keeping minIdle objects ready; and, run by the
- * {@link AgingClock} after a collection that left the heap short, trimming to minIdle. No thread of its own, and no user code under a lock: destroy and factory calls happen
- * on entries this class owns (RESERVED), through the pool's own destroy and create paths.
+ * {@link AgingClock} after a collection that left the heap short, trimming to minIdle. No
+ * thread of its own: every job runs on a worker, through the lane this object is the key of
+ * (so no two of them overlap), and the clocks hold it weakly, so a pool dropped unclosed stops
+ * being maintained. No user code under a lock: destroy and factory calls happen on entries this
+ * class owns (RESERVED), through the transitions of {@link BoundedStates}, as acquire and
+ * release make them. It holds no reference to the pool.
  *
  * <p>Idle time without a clock on the hot path. Each run increments {@link #epoch} (written by
  * runs only, which never overlap for one pool); a release stamps its entry with the epoch, so an
@@ -24,7 +28,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * reclaim); see {@link #reclaim}. {@link #refillPending} makes at most one requested refill wait
  * at a time.
  */
-final class BoundedMaintenance {
+final class BoundedMaintenance implements AfterCollection {
     private static final System.Logger LOG = System.getLogger("io.github.stripedpool");
 
     /** Shortest maintenance period: eviction precision below 10 ms is not worth the wake-ups. */
@@ -39,7 +43,8 @@ final class BoundedMaintenance {
      */
     static final long REFILL_PERIOD_NANOS = 1_000_000_000L;
 
-    private final BoundedPool<?> pool;
+    private final BoundedStates states;
+    private final BoundedThreads threads;
     /** Null unless the pool reports objects held too long. */
     private final BoundedHeldTooLong heldTooLong;
     private final int minIdle;
@@ -54,9 +59,10 @@ final class BoundedMaintenance {
     private volatile long runs;
     private final AtomicBoolean refillPending = new AtomicBoolean();
     /**
-     * Serialises {@link #reclaimLeaked()} between a leak report and a maintenance run. Both are
-     * jobs of the pool's lane, which runs one at a time, except a leak report that found no
-     * worker: it then reclaims on the {@code striped-pool-leaks} thread itself.
+     * Serialises {@link #reclaimLeaked()} between a leak report and a maintenance run: a run is
+     * a job of this object's lane, a leak report one of its leak detector's lane (or, if no
+     * worker could be had, runs on the {@code striped-pool-leaks} thread itself), so they may
+     * overlap.
      */
     private final ReentrantLock reclaimLock = new ReentrantLock();
     private volatile MaintenanceClock.Periodic scheduled;
@@ -65,14 +71,15 @@ final class BoundedMaintenance {
     /** Collections after which the pool trimmed; written by trims only, one at a time (the lane). */
     private volatile long trims;
 
-    BoundedMaintenance(BoundedPool<?> pool, int minIdle, long maxIdleNanos, long maxLifetimeNanos,
-            BoundedHeldTooLong heldTooLong, double trimAboveHeap) {
-        this.pool = pool;
-        this.trimAboveHeap = trimAboveHeap;
+    BoundedMaintenance(PoolSettings<?> settings, BoundedStates states, BoundedThreads threads,
+            BoundedHeldTooLong heldTooLong) {
+        this.states = states;
+        this.threads = threads;
+        this.trimAboveHeap = settings.trimAboveHeap;
         this.heldTooLong = heldTooLong;
-        this.minIdle = minIdle;
-        this.maxIdleNanos = maxIdleNanos;
-        this.maxLifetimeNanos = maxLifetimeNanos;
+        this.minIdle = settings.minIdle;
+        this.maxIdleNanos = settings.maxIdleTimeNanos;
+        this.maxLifetimeNanos = settings.maxLifetimeNanos;
         long limit = smallestSet(smallestSet(maxIdleNanos, maxLifetimeNanos),
                 heldTooLong != null ? heldTooLong.thresholdNanos : 0L);
         this.periodNanos = limit != 0
@@ -87,19 +94,41 @@ final class BoundedMaintenance {
         return a == 0 ? b : b == 0 ? a : Math.min(a, b);
     }
 
-    /** Schedules the runs (also with minIdle alone: a failed refill is retried) and fills minIdle. */
+    /**
+     * Schedules the runs (also with minIdle alone: a failed refill is retried), registers with
+     * the aging clock if the pool trims, and fills minIdle.
+     *
+     * @throws OutOfMemoryError if no clock thread could be started; nothing is then scheduled
+     */
     void start() {
         if (periodNanos > 0) {
-            scheduled = MaintenanceClock.schedule(pool, periodNanos);
+            scheduled = MaintenanceClock.schedule(this, periodNanos);
+        }
+        if (trims()) {
+            try {
+                AgingClock.register(this);
+            } catch (RuntimeException | Error e) {
+                stop();
+                throw e;
+            }
         }
         requestRefill();
     }
 
+    /** No run, refill or trim is started after this; one under way finishes. */
     void stop() {
         MaintenanceClock.Periodic f = scheduled;
         if (f != null) {
             f.cancel();
         }
+        if (trims()) {
+            AgingClock.unregister(this);
+        }
+    }
+
+    @Override
+    public String name() {
+        return states.name;
     }
 
     /** The current epoch, which a release stamps on its entry. */
@@ -116,23 +145,23 @@ final class BoundedMaintenance {
      * object is still destroyed, then the first such error is rethrown.
      */
     void run() {
-        if (pool.isClosed()) {
+        if (states.isClosed()) {
             return;
         }
         Throwable fatal = null;
         final int ep = epoch + 1;
         epoch = ep;
         final long now = System.nanoTime();
-        int idle = countIdle();
-        for (BoundedEntry e : pool.table().array()) {
+        int idle = states.countIdle();
+        for (BoundedEntry e : states.table.array()) {
             int s = e.state();
             if (s == BoundedEntry.IDLE) {
-                if (expired(e, now, ep, idle) && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
+                if (expired(e, now, ep, idle) && BoundedStates.idleToReserved(e)) {
                     if (expired(e, now, ep, idle)) { // as the owner: see the class comment
                         idle--;
-                        fatal = Hooks.fatal(fatal, pool.hooks().destroyOwned(e, e.item));
+                        fatal = UserHooks.fatal(fatal, states.destroy(e, e.item));
                     } else {
-                        pool.publish(e, e.item, e.stamp);
+                        states.publish(e, e.item, e.stamp);
                     }
                 }
             } else if (s == BoundedEntry.BORROWED && maxLifetimeNanos > 0) {
@@ -145,12 +174,12 @@ final class BoundedMaintenance {
             }
         }
         if (heldTooLong != null) {
-            heldTooLong.check(pool.table().array(), now); // reports after its scan, no lock held
+            heldTooLong.check(states.table.array(), now); // reports after its scan, no lock held
         }
         reclaimLeaked();
-        pool.threads().reapDead();
+        threads.reapDead();
         runs = runs + 1;
-        Hooks.rethrow(fatal);
+        UserHooks.rethrowVmError(fatal);
         refill();
     }
 
@@ -175,6 +204,18 @@ final class BoundedMaintenance {
         return trims;
     }
 
+    /** After a garbage collection, called by the {@link AgingClock} if the pool trims. */
+    @Override
+    public void onGarbageCollection(long now) {
+        trimIfHeapShort();
+    }
+
+    /** The trimming state, for a test's failure report. */
+    @Override
+    public String describeAging() {
+        return "trims " + trims;
+    }
+
     /**
      * After a garbage collection, on the pool's lane (so never during a run): if the heap is
      * fuller than the pool's threshold, destroys the idle objects beyond minIdle at once. Each is
@@ -184,30 +225,30 @@ final class BoundedMaintenance {
      * heap is short now. A destroy hook's {@link VirtualMachineError} is rethrown after the loop.
      */
     void trimIfHeapShort() {
-        if (pool.isClosed() || HeapTrim.level(trimAboveHeap) == HeapTrim.NONE) {
+        if (states.isClosed() || HeapTrim.level(trimAboveHeap) == HeapTrim.NONE) {
             return;
         }
         Throwable fatal = null;
-        int excess = countIdle() - minIdle;
-        for (BoundedEntry e : pool.table().array()) {
+        int excess = states.countIdle() - minIdle;
+        for (BoundedEntry e : states.table.array()) {
             if (excess <= 0) {
                 break;
             }
-            if (e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED)) {
+            if (BoundedStates.idleToReserved(e)) {
                 excess--;
-                fatal = Hooks.fatal(fatal, pool.hooks().destroyOwned(e, e.item));
+                fatal = UserHooks.fatal(fatal, states.destroy(e, e.item));
             }
         }
         trims = trims + 1;
-        Hooks.rethrow(fatal);
+        UserHooks.rethrowVmError(fatal);
     }
 
     /** Asks for a refill to minIdle soon, as a job of the pool's lane (on a worker). */
     void requestRefill() {
         // Read before the CAS: acquirers call this, and a failing CAS still takes the line.
-        if (minIdle > 0 && !refillPending.get() && !pool.isClosed()
+        if (minIdle > 0 && !refillPending.get() && !states.isClosed()
                 && refillPending.compareAndSet(false, true)) {
-            MaintenanceClock.refillSoon(pool);
+            MaintenanceClock.refillSoon(this);
         }
     }
 
@@ -223,28 +264,18 @@ final class BoundedMaintenance {
      * acquisition that finds nothing idle tries again.
      */
     void refill() {
-        for (int need = minIdle - countIdle(); need > 0 && !pool.isClosed() && pool.capacity().tryReserve(); need--) {
-            BoundedEntry e = pool.table().claimFree();
+        for (int need = minIdle - states.countIdle(); need > 0 && !states.isClosed() && states.tryReserve(); need--) {
+            BoundedEntry e = states.claimFree(null);
             Object x;
             try {
-                x = pool.capacity().make(e);
+                x = states.make(e);
             } catch (ObjectCreationException t) {
-                LOG.log(System.Logger.Level.WARNING, "pool '" + pool.name() + "': could not create an "
+                LOG.log(System.Logger.Level.WARNING, "pool '" + states.name + "': could not create an "
                         + "object to keep minIdle (" + minIdle + ") ready; retrying later", t);
                 return;
             }
-            pool.publish(e, x, epoch);
+            states.publish(e, x, epoch);
         }
-    }
-
-    int countIdle() {
-        int idle = 0;
-        for (BoundedEntry e : pool.table().array()) {
-            if (e.state() == BoundedEntry.IDLE) {
-                idle++;
-            }
-        }
-        return idle;
     }
 
     /**
@@ -261,36 +292,19 @@ final class BoundedMaintenance {
         int n = 0;
         reclaimLock.lock();
         try {
-            for (BoundedEntry e : pool.table().array()) {
-                if (e.state() == BoundedEntry.BORROWED && reclaim(e)) {
+            for (BoundedEntry e : states.table.array()) {
+                if (e.state() == BoundedEntry.BORROWED && states.reclaim(e)) {
                     n++;
                 }
             }
         } finally {
             reclaimLock.unlock();
         }
-        return n;
-    }
-
-    /**
-     * Reclaims {@code e} if its object is garbage. Only reclaiming frees a borrowed entry whose
-     * object is unreachable (nobody can release it), and reclaiming is serialised by
-     * {@link #reclaimLock}; so a BORROWED state and a cleared reference read here belong to the
-     * same borrowing and stay so until the CAS. A reference read from a later borrowing is not
-     * cleared (its object is reachable), or that borrowing leaked too.
-     */
-    private boolean reclaim(BoundedEntry e) {
-        BoundedEntry.ObjectRef r = e.ref;
-        if (r == null || !r.refersTo(null) || !e.cas(BoundedEntry.BORROWED, BoundedEntry.RESERVED)) {
-            return false;
+        if (n > 0) {
+            requestRefill();
+            LOG.log(System.Logger.Level.WARNING, "pool '" + states.name + "': " + n + " borrowed "
+                    + "object(s) garbage-collected without being released; their capacity was given back");
         }
-        pool.threads().add(Counts.RELEASED, 1);
-        pool.threads().add(Counts.DROPPED, 1);
-        e.item = null;
-        BoundedHeldTooLong.forget(e);
-        pool.capacity().free(e);
-        LOG.log(System.Logger.Level.WARNING, "pool '" + pool.name() + "': a borrowed object was "
-                + "garbage-collected without being released; its capacity was given back");
-        return true;
+        return n;
     }
 }

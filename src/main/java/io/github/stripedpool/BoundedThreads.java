@@ -8,16 +8,16 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The threads that use one {@link BoundedPool}, and its counters: each platform thread's
- * {@link BoundedLocal} (its hint, the idle stack it looks at first, its counters) and the pool-wide
+ * {@link Local} (its hint, the idle stack it looks at first, its counters) and the pool-wide
  * {@link #counts}.
  *
- * <p>Counting. Hits, misses and releases are counted in the thread's {@code BoundedLocal}
+ * <p>Counting. Hits, misses and releases are counted in the thread's {@code Local}
  * (plain fields, owner-written, read racily by {@link #sum()}) or, for virtual threads, which get
- * no {@code BoundedLocal}, atomically in one of {@link #virtualCounts}, chosen by the thread's id
+ * no {@code Local}, atomically in one of {@link #virtualCounts}, chosen by the thread's id
  * so that virtual threads on different carriers rarely add to the same cache line (one shared
  * array made every acquire and release of every virtual thread contend on it); rare events (creations, destroys, hook
  * failures, which cost a factory or destroy call anyway) atomically in {@code counts} too. A
- * dead thread's counters are folded into {@code counts} and its {@code BoundedLocal} forgotten;
+ * dead thread's counters are folded into {@code counts} and its {@code Local} forgotten;
  * {@link #registryLock} makes folding and {@link #sum()} exclusive, so that a fold is never
  * counted twice or missed by a sum. No user code runs under it.
  */
@@ -32,13 +32,13 @@ final class BoundedThreads {
     private final long[][] virtualCounts;
     private final int virtualMask;
     /**
-     * Each thread's {@code BoundedLocal}, held weakly: a thread-local's value stays in the
+     * Each thread's {@code Local}, held weakly: a thread-local's value stays in the
      * thread's map after the pool is gone, and a library object there would pin the library's
      * class loader (a web application's, after undeploy) for as long as the thread lives. The
-     * {@link #registry} holds the {@code BoundedLocal} strongly while the pool lives.
+     * {@link #registry} holds the {@code Local} strongly while the pool lives.
      */
-    private final ThreadLocal<WeakReference<BoundedLocal>> locals = new ThreadLocal<>();
-    private final ConcurrentLinkedQueue<BoundedLocal> registry = new ConcurrentLinkedQueue<>();
+    private final ThreadLocal<WeakReference<Local>> locals = new ThreadLocal<>();
+    private final ConcurrentLinkedQueue<Local> registry = new ConcurrentLinkedQueue<>();
     private final AtomicInteger registrations = new AtomicInteger();
     private final ReentrantLock registryLock = new ReentrantLock();
 
@@ -51,12 +51,12 @@ final class BoundedThreads {
             virtualCounts[i] = Counts.newArray();
         }
         this.virtualMask = n - 1;
-        loadNow(BoundedLocal.class);
+        loadNow(Local.class);
     }
 
     /**
      * Loads {@code c} on the thread that builds the pool. Virtual threads never get a
-     * {@code BoundedLocal}, yet compiled code that mentions it may load it when it first runs
+     * {@code Local}, yet compiled code that mentions it may load it when it first runs
      * (a deoptimisation loads the class it names), and a class is loaded under a monitor of its
      * class loader, inside the JVM: a virtual thread that waits there while another loads it
      * pins its carrier (seen: 1 to 17 ms, on JDK 25). A class loaded before any thread uses the
@@ -71,12 +71,12 @@ final class BoundedThreads {
     }
 
     /** The calling platform thread's state; null on a virtual thread. */
-    BoundedLocal local() {
+    Local local() {
         if (Threads.VIRTUAL_THREADS && Threads.isVirtual(Thread.currentThread())) {
             return null;
         }
-        WeakReference<BoundedLocal> r = locals.get();
-        BoundedLocal l = r != null ? r.get() : null;
+        WeakReference<Local> r = locals.get();
+        Local l = r != null ? r.get() : null;
         if (l == null) {
             l = newLocal();
             locals.set(new WeakReference<>(l));
@@ -89,11 +89,11 @@ final class BoundedThreads {
         return Threads.stripeOf(Thread.currentThread(), 0xFFFFFF) % maxTotal;
     }
 
-    private BoundedLocal newLocal() {
+    private Local newLocal() {
         // Golden-ratio spacing: threads registered one after another start far apart.
         int k = registrations.getAndIncrement();
         int home = (int) (((k * 0x9E3779B9L) & 0xFFFFFFFFL) * maxTotal >>> 32);
-        BoundedLocal l = new BoundedLocal(Thread.currentThread(), home);
+        Local l = new Local(Thread.currentThread(), home);
         registry.add(l);
         if (k % REAP_EVERY == REAP_EVERY - 1) {
             reapDead();
@@ -102,14 +102,14 @@ final class BoundedThreads {
     }
 
     /** Remembers {@code e} as the entry thread {@code l} (null: a virtual thread) used last. */
-    static void hint(BoundedLocal l, BoundedEntry e) {
+    static void hint(Local l, BoundedEntry e) {
         if (l != null) {
             l.hint = e;
         }
     }
 
     /** Counts one {@code counter} event for thread {@code l} (null: a virtual thread). */
-    void count(BoundedLocal l, int counter) {
+    void count(Local l, int counter) {
         if (l != null) {
             l.inc(counter);
         } else {
@@ -128,7 +128,7 @@ final class BoundedThreads {
             return; // sum() or another sweep is at it
         }
         try {
-            for (BoundedLocal l : registry) {
+            for (Local l : registry) {
                 if (l.ownerDead()) {
                     long[] sums = new long[Counts.SIZE];
                     l.sumInto(sums);
@@ -154,12 +154,69 @@ final class BoundedThreads {
         registryLock.lock();
         try {
             Counts.sumInto(counts, sums);
-            for (BoundedLocal l : registry) {
+            for (Local l : registry) {
                 l.sumInto(sums);
             }
             return sums;
         } finally {
             registryLock.unlock();
+        }
+    }
+
+    /**
+     * A platform thread's state in one {@link BoundedPool}: the entry it used last (a hint, not a
+     * claim: it is taken like any idle entry, by CAS), which idle stack it looks at first, and its
+     * counters.
+     *
+     * <p>Only the owner writes the fields, with plain writes; {@link Pool#stats()} reads the counters
+     * racily, which is benign for the reason given in {@link PrivateSlot}. The object is padded on
+     * both sides because its counters are written on every acquire and release.
+     */
+    static final class Local extends LocalFields {
+        long t00, t01, t02, t03, t04, t05, t06, t07, t08, t09, t10, t11, t12, t13, t14, t15;
+
+        Local(Thread owner, int home) {
+            super(owner, home);
+        }
+
+        void inc(int counter) {
+            switch (counter) {
+                case Counts.RELEASED: released++; break;
+                case Counts.HIT_PRIVATE: privateHits++; break;
+                case Counts.HIT_HOME: homeHits++; break;
+                case Counts.HIT_STOLEN: stolenHits++; break;
+                case Counts.MISS: misses++; break;
+                default: throw new IllegalArgumentException("not a per-thread counter: " + counter);
+            }
+        }
+
+        void sumInto(long[] sums) {
+            sums[Counts.RELEASED] += released;
+            sums[Counts.HIT_PRIVATE] += privateHits;
+            sums[Counts.HIT_HOME] += homeHits;
+            sums[Counts.HIT_STOLEN] += stolenHits;
+            sums[Counts.MISS] += misses;
+        }
+
+        /** Whether the owner has terminated; its last write then happens-before this returning true. */
+        boolean ownerDead() {
+            Thread t = owner.get();
+            return t == null || !t.isAlive();
+        }
+    }
+
+    /** The fields, between {@link PadHead} and the tail padding of {@link Local}. */
+    abstract static class LocalFields extends PadHead {
+        BoundedEntry hint;
+        final int home;
+        long released, privateHits, homeHits, stolenHits, misses;
+        /** Entries this thread's acquisitions popped or claimed (see {@link BoundedEntryTable}); for tests. */
+        long examined;
+        final WeakReference<Thread> owner;
+
+        LocalFields(Thread owner, int home) {
+            this.owner = new WeakReference<>(owner);
+            this.home = home;
         }
     }
 }

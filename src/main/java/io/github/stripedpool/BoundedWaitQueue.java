@@ -46,7 +46,7 @@ final class BoundedWaitQueue {
     final long starvationNanos;
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final ArrayDeque<BoundedWaiter> queue = new ArrayDeque<>();
+    private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
     private boolean closed;
     /** {@code queue.size()}; see the class comment. */
     private volatile int size;
@@ -78,7 +78,7 @@ final class BoundedWaitQueue {
     }
 
     /** Queues {@code w} last; false if the queue was closed. */
-    boolean enqueue(BoundedWaiter w) {
+    boolean enqueue(Waiter w) {
         lock.lock();
         try {
             if (closed) {
@@ -97,11 +97,11 @@ final class BoundedWaitQueue {
      * Takes {@code w} out of the queue; false if it was served (or woken by close) first. A
      * signal it had not used goes to the new front waiter.
      */
-    boolean cancel(BoundedWaiter w) {
+    boolean cancel(Waiter w) {
         Thread wake = null;
         lock.lock();
         try {
-            if (w.outcome != BoundedWaiter.WAITING) {
+            if (w.outcome != Waiter.WAITING) {
                 return false;
             }
             boolean front = queue.peekFirst() == w;
@@ -141,7 +141,7 @@ final class BoundedWaitQueue {
     }
 
     private Thread signalLocked() {
-        BoundedWaiter w = queue.peekFirst();
+        Waiter w = queue.peekFirst();
         if (w == null) {
             return null;
         }
@@ -154,16 +154,16 @@ final class BoundedWaitQueue {
      * becomes BORROWED on the waiter's behalf. False if nobody waits.
      */
     boolean handEntry(BoundedEntry e) {
-        return serveFront(e, BoundedWaiter.ENTRY);
+        return serveFront(e, Waiter.ENTRY);
     }
 
     /** Hands a unit of capacity the caller holds to the oldest waiter; false if nobody waits. */
     boolean handPermit() {
-        return serveFront(null, BoundedWaiter.PERMIT);
+        return serveFront(null, Waiter.PERMIT);
     }
 
     private boolean serveFront(BoundedEntry e, int outcome) {
-        BoundedWaiter w;
+        Waiter w;
         lock.lock();
         try {
             w = queue.pollFirst();
@@ -188,15 +188,15 @@ final class BoundedWaitQueue {
         return true;
     }
 
-    /** Closes the queue: every waiter is woken with {@link BoundedWaiter#CLOSED}, none may queue. */
+    /** Closes the queue: every waiter is woken with {@link Waiter#CLOSED}, none may queue. */
     void close() {
-        List<BoundedWaiter> woken;
+        List<Waiter> woken;
         lock.lock();
         try {
             closed = true;
             woken = new ArrayList<>(queue);
-            for (BoundedWaiter w : woken) {
-                w.outcome = BoundedWaiter.CLOSED;
+            for (Waiter w : woken) {
+                w.outcome = Waiter.CLOSED;
             }
             queue.clear();
             size = 0;
@@ -205,7 +205,7 @@ final class BoundedWaitQueue {
         } finally {
             lock.unlock();
         }
-        for (BoundedWaiter w : woken) {
+        for (Waiter w : woken) {
             LockSupport.unpark(w.thread);
         }
     }
@@ -216,7 +216,7 @@ final class BoundedWaitQueue {
     }
 
     /** Records the length of a wait that has ended, however it ended. */
-    void ended(BoundedWaiter w) {
+    void ended(Waiter w) {
         long waited = System.nanoTime() - w.since;
         waitNanosTotal.addAndGet(waited);
         for (long m = waitNanosMax.get(); waited > m; m = waitNanosMax.get()) {
@@ -229,5 +229,34 @@ final class BoundedWaitQueue {
     /** The figures {@link PoolStats#bounded} takes, in its order. */
     long[] figures() {
         return new long[] {size, waits.get(), timeouts.get(), waitNanosTotal.get(), waitNanosMax.get()};
+    }
+
+    /**
+     * A thread waiting in a {@link BoundedWaitQueue}, and how its wait ended.
+     *
+     * <p>Concurrency. A waiter is put in the queue and taken out of it only under the queue's lock,
+     * so exactly one of these happens to it: a releaser hands it an entry ({@link #ENTRY}), a
+     * destroyer hands it a unit of capacity ({@link #PERMIT}), close wakes it ({@link #CLOSED}), or
+     * the waiter takes itself out (timeout, interrupt, or it found an object by itself). The first
+     * three write {@link #entry} and then {@link #outcome} (volatile), then unpark the thread, which
+     * reads {@code outcome} and then {@code entry}.
+     */
+    static final class Waiter {
+        static final int WAITING = 0;
+        static final int ENTRY = 1;
+        static final int PERMIT = 2;
+        static final int CLOSED = 3;
+
+        final Thread thread;
+        /** {@code System.nanoTime()} when the thread queued: how long it has waited decides starvation. */
+        final long since;
+        /** The entry handed over, BORROWED on the waiter's behalf, holding its object in {@code item}. */
+        BoundedEntry entry;
+        volatile int outcome;
+
+        Waiter(Thread thread, long since) {
+            this.thread = thread;
+            this.since = since;
+        }
     }
 }

@@ -11,7 +11,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>The lost wake-up. A waiter queues and then parks; a releaser that saw no waiter marks its
  * entry IDLE. If the two cross, the waiter could sleep next to an idle object. Both sides make a
  * pair of sequentially consistent accesses in opposite order (Dekker): the releaser writes IDLE
- * (volatile) then reads the queue's size and mode (volatile, see {@link BoundedPool#publish});
+ * (volatile) then reads the queue's size and mode (volatile, see {@link BoundedStates#publish});
  * the waiter writes the size (under the queue's lock, volatile), or the starving mode, then pops
  * the idle stacks, whose heads and flags are volatile too (an IDLE entry is always in a stack or
  * held by a taker that will try it: see {@link BoundedEntryTable}). At least one sees the other: the releaser wakes the front
@@ -20,7 +20,7 @@ import java.util.concurrent.locks.LockSupport;
  * race is not woken again until it has waited the starvation threshold; an entry may then stay
  * idle that long while it sleeps, which is the price of waking no thread per release in a tight
  * loop, and within the bound. Freed capacity follows the same pattern with the live count in
- * place of an entry's state (see {@link BoundedCapacity}), and the pool's closed flag with close.
+ * place of an entry's state, and the pool's closed flag with close (see {@link BoundedStates}).
  *
  * <p>Served twice. A waiter that finds an entry or a unit by itself cancels its place; if the
  * cancel fails, it was served meanwhile and holds two: it keeps what it was handed and gives the
@@ -31,16 +31,14 @@ final class BoundedWaiting {
     /** The outcome of a wait that brought a unit of capacity rather than an entry. */
     static final BoundedEntry PERMIT = new BoundedEntry(-1);
 
-    private final BoundedPool<?> pool;
-    private final BoundedCapacity capacity;
+    private final BoundedStates states;
     private final BoundedWaitQueue queue;
     private final String name;
 
-    BoundedWaiting(BoundedPool<?> pool, BoundedCapacity capacity, BoundedWaitQueue queue) {
-        this.pool = pool;
-        this.capacity = capacity;
+    BoundedWaiting(BoundedStates states, BoundedWaitQueue queue) {
+        this.states = states;
         this.queue = queue;
-        this.name = pool.name();
+        this.name = states.name;
     }
 
     /**
@@ -55,7 +53,7 @@ final class BoundedWaiting {
         if (timeoutNanos - (now - start) <= 0) {
             throw timeout(timeoutNanos);
         }
-        BoundedWaiter w = new BoundedWaiter(Thread.currentThread(), now);
+        BoundedWaitQueue.Waiter w = new BoundedWaitQueue.Waiter(Thread.currentThread(), now);
         if (!queue.enqueue(w)) {
             throw new PoolClosedException(name);
         }
@@ -72,14 +70,14 @@ final class BoundedWaiting {
         }
     }
 
-    private BoundedEntry awaitQueued(BoundedWaiter w, int home, long start, long timeoutNanos) {
+    private BoundedEntry awaitQueued(BoundedWaitQueue.Waiter w, int home, long start, long timeoutNanos) {
         for (;;) {
-            if (w.outcome != BoundedWaiter.WAITING) {
+            if (w.outcome != BoundedWaitQueue.Waiter.WAITING) {
                 return served(w);
             }
             // The waiter's half of the Dekker pair (class comment): queued or woken, look again.
-            BoundedEntry found = pool.scan(home);
-            if (found != null || capacity.tryReserve()) {
+            BoundedEntry found = states.takeIdle(home, null);
+            if (found != null || states.tryReserve()) {
                 BoundedEntry got = found != null ? found : PERMIT;
                 if (queue.cancel(w)) {
                     return got;
@@ -88,7 +86,7 @@ final class BoundedWaiting {
                 return served(w);
             }
             if (w.thread.isInterrupted()) {
-                if (!queue.cancel(w) && w.outcome != BoundedWaiter.CLOSED) {
+                if (!queue.cancel(w) && w.outcome != BoundedWaitQueue.Waiter.CLOSED) {
                     giveBack(served(w));
                 }
                 throw new PoolInterruptedException("pool '" + name + "': interrupted while waiting "
@@ -107,14 +105,14 @@ final class BoundedWaiting {
                 queue.starve();
                 continue; // Dekker with a release that read "not starving": look once more
             }
-            LockSupport.parkNanos(pool, toStarving > 0 ? Math.min(left, toStarving) : left);
+            LockSupport.parkNanos(queue, toStarving > 0 ? Math.min(left, toStarving) : left);
         }
     }
 
-    private BoundedEntry served(BoundedWaiter w) {
+    private BoundedEntry served(BoundedWaitQueue.Waiter w) {
         switch (w.outcome) {
-            case BoundedWaiter.ENTRY: return w.entry;
-            case BoundedWaiter.PERMIT: return PERMIT;
+            case BoundedWaitQueue.Waiter.ENTRY: return w.entry;
+            case BoundedWaitQueue.Waiter.PERMIT: return PERMIT;
             default: throw new PoolClosedException(name);
         }
     }
@@ -122,9 +120,9 @@ final class BoundedWaiting {
     /** Returns an unwanted entry (BORROWED by the caller, object still in it) or permit. */
     private void giveBack(BoundedEntry e) {
         if (e == PERMIT) {
-            capacity.capacityBack();
+            states.capacityBack();
         } else {
-            pool.publish(e, e.item, e.stamp);
+            states.publish(e, e.item, e.stamp);
         }
     }
 
@@ -142,8 +140,8 @@ final class BoundedWaiting {
     private PoolTimeoutException timeout(long timeoutNanos) {
         queue.timedOut();
         return new PoolTimeoutException("pool '" + name + "': no object became available within "
-                + Math.max(0, timeoutNanos) / 1_000_000 + " ms; " + capacity.inUse() + " of maxTotal "
-                + capacity.maxTotal + " in use, " + queue.size() + " other thread(s) waiting. Raise "
+                + Math.max(0, timeoutNanos) / 1_000_000 + " ms; " + states.inUse() + " of maxTotal "
+                + states.maxTotal + " in use, " + queue.size() + " other thread(s) waiting. Raise "
                 + "maxTotal or the timeout, or look for objects held too long or never released");
     }
 }

@@ -37,8 +37,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@link ClockThread} forgets it, and the next schedule, or the aging clock after the next
  * collection ({@link #watch}), starts another.
  *
- * <p>Lifetime. Tasks hold their pool through a weak reference: a pool that became unreachable
- * without {@code close()} is forgotten at its next due time.
+ * <p>Lifetime. Tasks hold their pool's {@link BoundedMaintenance} through a weak reference, and
+ * only the pool holds it strongly: a pool that became unreachable without {@code close()} is
+ * forgotten at its next due time.
  */
 final class MaintenanceClock {
     static final String THREAD_NAME = Background.THREAD_PREFIX + "maintenance";
@@ -61,13 +62,13 @@ final class MaintenanceClock {
     }
 
     /**
-     * Runs {@link BoundedPool#maintain()} on the pool's lane every {@code periodNanos} until
+     * Runs {@link BoundedMaintenance#run()} on the pool's lane every {@code periodNanos} until
      * {@link Periodic#cancel cancelled}; starts the timer thread if none runs.
      *
      * @throws OutOfMemoryError if no thread could be started; the task is then not scheduled
      */
-    static Periodic schedule(BoundedPool<?> pool, long periodNanos) {
-        Periodic task = new Periodic(pool, periodNanos, System.nanoTime() + periodNanos);
+    static Periodic schedule(BoundedMaintenance maintenance, long periodNanos) {
+        Periodic task = new Periodic(maintenance, periodNanos, System.nanoTime() + periodNanos);
         TASKS.add(task);
         AgingClock.watchMaintenance = true;
         try {
@@ -91,18 +92,18 @@ final class MaintenanceClock {
         }
     }
 
-    /** Runs {@link BoundedPool#refillRequested()} once, soon, on the pool's lane. */
-    static void refillSoon(BoundedPool<?> pool) {
+    /** Runs {@link BoundedMaintenance#refillRequested()} once, soon, on the pool's lane. */
+    static void refillSoon(BoundedMaintenance maintenance) {
         try {
-            Background.lane(pool).submit(new Runnable() { // no method reference: see ClockThread
+            Background.lane(maintenance).submit(new Runnable() { // no method reference: see ClockThread
                 @Override
                 public void run() {
-                    pool.refillRequested();
+                    maintenance.refillRequested();
                 }
-            }, "refill of pool '" + pool.name() + "'");
+            }, "refill of pool '" + maintenance.name() + "'");
         } catch (Throwable e) {
             try {
-                Background.logFailure("refill of pool '" + pool.name() + "' could not be queued; "
+                Background.logFailure("refill of pool '" + maintenance.name() + "' could not be queued; "
                         + "it is retried at the pool's next maintenance run", e);
             } catch (Throwable reportFailed) {
                 // The caller is an acquire or release: never fail it for a background refill.
@@ -145,7 +146,8 @@ final class MaintenanceClock {
 
     /** One pool's periodic maintenance: the handle its pool cancels at close. */
     static final class Periodic {
-        final WeakReference<BoundedPool<?>> pool;
+        /** The pool's maintenance, whose lane the runs go to; held weakly (class comment). */
+        final WeakReference<BoundedMaintenance> pool;
         final long periodNanos;
         /** When the next run is due ({@code System.nanoTime()}); the clock thread's alone. */
         long due;
@@ -153,7 +155,7 @@ final class MaintenanceClock {
         final AtomicBoolean pending = new AtomicBoolean();
         volatile boolean cancelled;
 
-        Periodic(BoundedPool<?> pool, long periodNanos, long due) {
+        Periodic(BoundedMaintenance pool, long periodNanos, long due) {
             this.pool = new WeakReference<>(pool);
             this.periodNanos = periodNanos;
             this.due = due;
@@ -166,7 +168,7 @@ final class MaintenanceClock {
 
         /** Queues a run on the pool's lane, unless one is still queued or running. */
         void fire() {
-            BoundedPool<?> p = pool.get();
+            BoundedMaintenance p = pool.get();
             if (p == null) {
                 return;
             }
@@ -184,7 +186,7 @@ final class MaintenanceClock {
                     @Override
                     public void run() {
                         try {
-                            p.maintain();
+                            p.run();
                         } finally {
                             pending.set(false);
                         }

@@ -470,26 +470,39 @@ public final class PoolBuilder<T> {
      *         property's value is not valid (see the class comment)
      */
     public Pool<T> build() {
-        LeakSettings leaks = LeakSettings.resolve(leakDetection, leakSamplingInterval, onLeak);
+        PoolSettings<T> s = settings(name != null ? name : "pool-" + UNNAMED.incrementAndGet());
         Background.prepare();
-        String n = name != null ? name : "pool-" + UNNAMED.incrementAndGet();
-        Pool<T> pool = leaks.wrap(maxTotal > 0 ? BoundedPool.start(checkBounded(), n)
-                : new UnboundedPool<>(checkUnbounded(), n));
+        Pool<T> engine;
+        if (maxTotal > 0) {
+            checkBounded();
+            engine = BoundedPool.start(s);
+        } else {
+            checkUnbounded();
+            engine = new UnboundedPool<>(s);
+        }
+        Pool<T> pool = s.leaks.wrap(engine);
         FlightRecorderEvents.register(pool, maxTotal > 0);
         return pool;
     }
 
-    /** Rejects contradictions among a bounded pool's settings; returns this. */
-    private PoolBuilder<T> checkBounded() {
+    /**
+     * This builder's settings, resolved now (system properties read) for a pool named
+     * {@code name}; package-private, for {@link #build()} and tests that make an engine directly.
+     */
+    PoolSettings<T> settings(String name) {
+        return new PoolSettings<>(this, name);
+    }
+
+    /** Rejects contradictions among a bounded pool's settings. */
+    private void checkBounded() {
         if (minIdle > maxTotal) {
             throw new IllegalStateException("minIdle (" + minIdle + ") is above maxTotal ("
                     + maxTotal + "): the pool can never keep more idle objects than it may hold");
         }
-        return this;
     }
 
-    /** Rejects options that only bounded pools have; returns this. */
-    private PoolBuilder<T> checkUnbounded() {
+    /** Rejects options that only bounded pools have. */
+    private void checkUnbounded() {
         String option = minIdle >= 0 ? "minIdle" : acquireTimeout != null ? "acquireTimeout"
                 : validate != null ? "validate" : maxIdleTime != null ? "maxIdleTime"
                 : maxLifetime != null ? "maxLifetime"
@@ -498,6 +511,5 @@ public final class PoolBuilder<T> {
             throw new IllegalStateException(option + " applies to bounded pools only: call "
                     + "maxTotal(n) to cap the pool at n objects, or remove " + option + "()");
         }
-        return this;
     }
 }

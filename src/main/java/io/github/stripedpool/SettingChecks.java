@@ -75,4 +75,13 @@ final class SettingChecks {
         int p = cpus <= 1 ? 1 : Integer.highestOneBit(cpus - 1) << 1;
         return Math.min(p, max);
     }
+
+    /** A duration in nanoseconds, saturated: {@code Duration.toNanos} throws past 292 years. */
+    static long nanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+    }
 }

@@ -35,7 +35,7 @@ final class ThreadSlots {
     /**
      * @param stripes the number of stripes, a power of two: homes are assigned among them
      * @param exact whether the pool has a destroy hook (see {@link PrivateSlot})
-     * @param hooks the pool's release hooks, as {@link EngineHooks#slotHooks()} tells them
+     * @param hooks the pool's release hooks, as {@link UserHooks#slotHooks()} tells them
      * @param sampler and {@code sampling}: under sampled leak detection, else null
      */
     ThreadSlots(int stripes, boolean exact, int hooks, LeakDetectingPool<?> sampler, SampleCountdown<?> sampling) {

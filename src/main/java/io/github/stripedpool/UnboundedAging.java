@@ -123,7 +123,7 @@ final class UnboundedAging {
         } finally {
             agingBy = null;
         }
-        EngineHooks.rethrowVmError(err);
+        UserHooks.rethrowVmError(err);
     }
 
     private Throwable age() {
@@ -237,7 +237,7 @@ final class UnboundedAging {
             AgingClock.unregister(pool);
             FlightRecorderEvents.poolClosed();
         }
-        EngineHooks.rethrowVmError(dropper.error);
+        UserHooks.rethrowVmError(dropper.error);
     }
 
     /**
@@ -277,12 +277,12 @@ final class UnboundedAging {
         if (own != null) {
             Object x = own.peek();
             if (x != null && own.takeFromOutside(x)) {
-                EngineHooks.rethrowVmError(pool.hooks.drop(x, own, null));
+                UserHooks.rethrowVmError(pool.hooks.drop(x, own, null));
             }
             for (int i = own.spareEntries() - 1; i >= 0; i--) {
                 Object y = own.peekSpare(i);
                 if (y != null && own.takeSpareFromOutside(i, y)) {
-                    EngineHooks.rethrowVmError(pool.hooks.drop(y, own, null));
+                    UserHooks.rethrowVmError(pool.hooks.drop(y, own, null));
                 }
             }
         }

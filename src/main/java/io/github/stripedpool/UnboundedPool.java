@@ -63,10 +63,10 @@ import java.util.function.Consumer;
  *       using the pool reaps too); its comment states its invariants.</li>
  *   <li><b>No user code under a lock.</b> The pool holds no lock and no monitor at all: aging,
  *       close and {@code stats()} run concurrently, each taking objects by compare-and-set, so
- *       {@code stats()} never waits for a hook. Hooks are called through {@link EngineHooks}.</li>
+ *       {@code stats()} never waits for a hook. Hooks are called through {@link UserHooks}.</li>
  * </ul>
  *
- * <p>The parts outside this class, each with its own invariants: {@link EngineHooks} (the user's
+ * <p>The parts outside this class, each with its own invariants: {@link UserHooks} (the user's
  * code and its failures), {@link SharedTier} (where takes and pushes look in the stripes),
  * {@link ThreadSlots} (making, registering and finding slots), {@link UnboundedAging} (aging,
  * reaping, the sweep of close), {@link UnboundedStats} (the counters' snapshot),
@@ -89,8 +89,8 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
 
     private final String name;
     /** The factory and hooks, with the containment of their failures. */
-    final EngineHooks<T> hooks;
-    /** {@link EngineHooks#reset}, copied here for the release path's null check. */
+    final UserHooks<T> hooks;
+    /** {@link UserHooks#reset}, copied here for the release path's null check. */
     private final Consumer<? super T> reset;
     /** Whether a destroy hook makes every take from a private slot a compare-and-set. */
     private final boolean exact;
@@ -132,19 +132,19 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
     /** Written only by {@link UnboundedAging}, which never runs twice at once for one pool. */
     volatile int epoch;
 
-    UnboundedPool(PoolBuilder<T> b, String name) {
-        this.name = name;
-        this.hooks = new EngineHooks<>(b, name);
+    UnboundedPool(PoolSettings<T> settings) {
+        this.name = settings.name;
+        this.hooks = settings.hooks;
         this.reset = hooks.reset;
         this.exact = hooks.destroy != null;
-        this.maxIdle = b.maxIdle;
-        this.aging = new UnboundedAging(this, b.agingInterval.toNanos(), b.trimThreshold());
-        int n = b.stripes;
+        this.maxIdle = settings.maxIdle;
+        this.aging = new UnboundedAging(this, settings.agingIntervalNanos, settings.trimAboveHeap);
+        int n = settings.stripes;
         this.mask = n - 1;
         this.tier = new SharedTier(n, maxIdle);
         this.stripes = tier.stripes;
         this.permits = new SlotPermits(stripes, maxIdle);
-        LeakSettings leaks = LeakSettings.resolve(b.leakDetection, b.leakSamplingInterval, b.onLeak);
+        LeakSettings leaks = settings.leaks;
         this.sampler = leaks.samplerFor(this);
         this.sampling = sampler == null ? null : new SampleCountdown<>(sampler, leaks.interval);
         this.slots = new ThreadSlots(n, exact, hooks.slotHooks(), sampler, sampling);
@@ -215,10 +215,10 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         }
         if (x == null) {
             x = hooks.create();
-            EngineHooks.count(slot, shared, Counts.CREATED);
+            UserHooks.count(slot, shared, Counts.CREATED);
             counter = Counts.MISS;
         }
-        EngineHooks.count(slot, shared, counter);
+        UserHooks.count(slot, shared, counter);
         if (slot != null && x == slot.lastShared) {
             slot.lastShared = null; // this thread holds it again: releasing it is no longer double
         }
@@ -287,7 +287,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         } else if (s.put(object)) {
             // Dekker with close(), as in releaseOwn.
             if (closed && s.takeFromOutside(object)) {
-                EngineHooks.rethrowVmError(hooks.drop(object, s, null));
+                UserHooks.rethrowVmError(hooks.drop(object, s, null));
             }
             return;
         }
@@ -352,14 +352,14 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
             Counts.add(shared, Counts.RELEASED, 1);
             if (reset == null || hooks.resetOrDrop(object, null, shared)) {
                 if (closed || pushAt(object, home, epoch) < 0) {
-                    EngineHooks.rethrowVmError(hooks.drop(object, null, shared));
+                    UserHooks.rethrowVmError(hooks.drop(object, null, shared));
                 }
             }
             return;
         }
         Counts.add(poolCounts, Counts.RELEASED, 1); // closed
         if (reset == null || hooks.resetOrDrop(object, null, poolCounts)) {
-            EngineHooks.rethrowVmError(hooks.drop(object, null, poolCounts));
+            UserHooks.rethrowVmError(hooks.drop(object, null, poolCounts));
         }
     }
 
@@ -378,7 +378,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
                 // Dekker with close(): put (a CAS in exact mode) then read the flag; close writes
                 // the flag then reads the slot. One of the two sees the other.
                 if (s.exact && closed && s.takeFromOutside(x)) {
-                    EngineHooks.rethrowVmError(hooks.drop(x, s, null));
+                    UserHooks.rethrowVmError(hooks.drop(x, s, null));
                 }
                 s.spareChecked();
                 return;
@@ -391,7 +391,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         long at = pushAt(x, s.home, epoch);
         if (at < 0) {
             s.lastShared = null;
-            EngineHooks.rethrowVmError(hooks.drop(x, s, null));
+            UserHooks.rethrowVmError(hooks.drop(x, s, null));
             return;
         }
         s.lastShared = x;
@@ -409,7 +409,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
     long pushAt(Object x, int home, int stamp) {
         long at = tier.push(x, home, stamp);
         if (at >= 0 && closed && tier.stripe(at).takeBack(SharedTier.slot(at), x)) {
-            EngineHooks.rethrowVmError(hooks.drop(x, null, poolCounts));
+            UserHooks.rethrowVmError(hooks.drop(x, null, poolCounts));
         }
         return at;
     }
@@ -441,7 +441,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         // thread left in its slot would wait for aging. Reap it now if that thread has ended.
         PrivateSlot last = slots.recent();
         if (last != null && last.reaped == 0 && last.ownerDead()) {
-            EngineHooks.rethrowVmError(aging.reap(last));
+            UserHooks.rethrowVmError(aging.reap(last));
         }
         PrivateSlot s = slots.make(t);
         PrivateSlot[] tab = table;
@@ -452,7 +452,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         } else if (old == null) {
             SLOTS.compareAndSet(tab, i, null, s);
         } else if (old.ownerDead()) {
-            EngineHooks.rethrowVmError(aging.reap(old));
+            UserHooks.rethrowVmError(aging.reap(old));
             SLOTS.compareAndSet(tab, i, old, s);
             SLOTS.compareAndSet(tab, i, null, s);
         }

@@ -17,7 +17,7 @@ class BoundedPaddingTest {
     void threadCountersAndHintArePaddedOnBothSides() {
         for (String field : new String[] {"hint", "released", "privateHits", "homeHits",
                 "stolenHits", "misses"}) {
-            PaddingLayoutTest.assertHotFieldPadded(BoundedLocal.class, field);
+            PaddingLayoutTest.assertHotFieldPadded(BoundedThreads.Local.class, field);
         }
     }
 }

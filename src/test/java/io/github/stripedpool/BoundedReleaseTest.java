@@ -51,7 +51,7 @@ class BoundedReleaseTest {
                 long total = 0;
                 long max = 0;
                 for (Tracked x : held) {
-                    int p = pool.index().probes(x);
+                    int p = pool.states().index.probes(x);
                     total += p;
                     max = Math.max(max, p);
                     pool.release(x);
@@ -69,10 +69,10 @@ class BoundedReleaseTest {
         double mean = (double) total / (THREADS * HELD_PER_THREAD);
         assertTrue(mean <= 3.0, "mean slots read per release: " + mean);
         assertTrue(max <= MAX_PROBES, "most slots read by one release: " + max);
-        assertEquals(THREADS * HELD_PER_THREAD, pool.index().size());
+        assertEquals(THREADS * HELD_PER_THREAD, pool.states().index.size());
         assertEquals(THREADS * HELD_PER_THREAD, pool.stats().released());
         pool.close();
-        assertEquals(0, pool.index().size(), "every destroyed object leaves the index");
+        assertEquals(0, pool.states().index.size(), "every destroyed object leaves the index");
         assertBalanced(pool);
     }
 
@@ -98,10 +98,10 @@ class BoundedReleaseTest {
                 pool.release(x);
             }
             held.clear();
-            assertEquals(pool.live(), pool.index().size(), "round " + round);
+            assertEquals(pool.live(), pool.states().index.size(), "round " + round);
         }
         pool.close();
-        assertEquals(0, pool.index().size());
+        assertEquals(0, pool.states().index.size());
     }
 
     @Test
@@ -114,7 +114,7 @@ class BoundedReleaseTest {
         assertEquals(1, pool.stats().dropped());
         assertThrows(IllegalArgumentException.class, () -> pool.release(a));
         pool.release(b);
-        assertEquals(0, pool.index().size());
+        assertEquals(0, pool.states().index.size());
         pool.close();
     }
 }

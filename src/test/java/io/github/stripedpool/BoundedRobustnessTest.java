@@ -239,7 +239,7 @@ class BoundedRobustnessTest {
                 pool.release(x);
                 pool.release(y);
                 for (int run = 0; run < 3; run++) {
-                    p.maintain();
+                    p.maintenance().run();
                 }
                 assertEquals(2, pool.stats().idle(), () -> forever + ": " + pool.stats());
                 assertSame(pool.acquire(forever).getClass(), Tracked.class);

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The cost of a bounded acquire does not depend on the objects in use nor on maxTotal: counted,
- * not timed, as the entries an acquire examines ({@link BoundedLocal#examined}): idle entries it
+ * not timed, as the entries an acquire examines ({@link BoundedThreads.Local#examined}): idle entries it
  * takes or finds stale, free entries it claims to create an object. A scan of the entry table
  * examines one entry per object in use.
  */
@@ -36,7 +36,7 @@ class BoundedScalingTest {
         try (Pool<Object> pool = Pool.builder(Object::new).maxTotal(1_000_000).stripes(4).build()) {
             BoundedPool<Object> p = (BoundedPool<Object>) pool;
             Set<Object> held = new HashSet<>();
-            BoundedLocal l = p.threads().local();
+            BoundedThreads.Local l = p.threads().local();
             for (int i = 0; i < 20_000; i++) {
                 long before = l.examined;
                 assertTrue(held.add(pool.acquire()), "an object handed out twice");
@@ -61,7 +61,7 @@ class BoundedScalingTest {
             for (int i = 0; i < inUse; i++) {
                 held[i] = pool.acquire();
             }
-            BoundedLocal l = p.threads().local();
+            BoundedThreads.Local l = p.threads().local();
             long before = l.examined;
             for (int r = 0; r < ROUNDS; r++) {
                 Object a = pool.acquire();

@@ -153,7 +153,7 @@ class BoundedStressTest {
                 .minIdle(random(0, maxTotal))
                 .maxIdleTime(Duration.ofMillis(15))
                 .maxLifetime(Duration.ofMillis(60))
-                .name("stress"), "stress", threshold);
+                .settings("stress"), threshold);
         AtomicLong acquired = new AtomicLong();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < THREADS; i++) {

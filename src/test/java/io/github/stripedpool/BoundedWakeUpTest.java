@@ -24,7 +24,7 @@ class BoundedWakeUpTest {
         long threshold = TimeUnit.SECONDS.toNanos(40); // the waiter's own timer cannot end the wait
         for (int round = 0; round < 20; round++) {
             try (Pool<Object> pool = BoundedPool.start(Pool.builder(Object::new).maxTotal(1)
-                    .acquireTimeout(Duration.ofSeconds(30)), "wake-up", threshold)) {
+                    .acquireTimeout(Duration.ofSeconds(30)).settings("wake-up"), threshold)) {
                 Object x = pool.acquire();
                 CompletableFuture<Long> waited = new CompletableFuture<>();
                 Thread waiter = new Thread(() -> {

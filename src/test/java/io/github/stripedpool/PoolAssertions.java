@@ -39,7 +39,7 @@ final class PoolAssertions {
      * on for every pool by a system property).
      */
     static <T> UnboundedPool<T> engine(PoolBuilder<T> builder, String name) {
-        return new UnboundedPool<>(builder, name);
+        return new UnboundedPool<>(builder.settings(name));
     }
 
     /** The accounting invariant of a quiescent pool. */

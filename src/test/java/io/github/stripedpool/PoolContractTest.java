@@ -19,49 +19,83 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * The promises of {@link Pool}'s Javadoc, checked on every kind of pool ({@link PoolMode}):
  * unbounded and bounded, each with leak detection disabled, sampled and paranoid, each with and
- * without hooks. Failing hooks are in {@link PoolHookFailureContractTest}, concurrency in
- * {@link PoolConcurrencyContractTest}.
+ * without hooks, each called from platform threads and from virtual threads. Failing hooks are
+ * in {@link PoolHookFailureContractTest}, concurrency in {@link PoolConcurrencyContractTest}.
  */
 @Timeout(60)
 class PoolContractTest {
 
+    /**
+     * The virtual-thread modes test what they say only if their calls really come from virtual
+     * threads: a body run inline, or a thread started as a platform one, would pass them as
+     * platform modes under another name.
+     */
     @EveryMode
-    void acquire_handsOutDistinctObjectsUntilTheyAreReleased(PoolMode mode) {
-        try (Pool<Item> pool = mode.builder().build()) {
-            Set<Item> held = identitySet();
-            for (int i = 0; i < 20; i++) {
-                assertTrue(held.add(pool.acquire()), "an object was handed out twice");
+    void everyMode_callsThePoolFromItsKindOfThread(PoolMode mode) throws Exception {
+        mode.run(() -> {
+            assertEquals(mode.virtual, VirtualThreads.isVirtual(Thread.currentThread()),
+                    "the test body ran on " + Thread.currentThread());
+            CompletableFuture<Boolean> other = CompletableFuture.supplyAsync(
+                    () -> VirtualThreads.isVirtual(Thread.currentThread()), mode::start);
+            assertEquals(mode.virtual, other.get(20, TimeUnit.SECONDS), "a test's other thread");
+        });
+    }
+
+    /** On JDK 17 this is the one test that tells that the virtual-thread modes did not run. */
+    @Test
+    void virtualThreadModes_areListedWhereTheJdkHasThem() {
+        Assumptions.assumeTrue(VirtualThreads.AVAILABLE, VirtualThreads.NEED_JDK_21
+                + ": the virtual-thread modes of the contract tests are not listed");
+        long virtual = PoolMode.all().stream().filter(m -> m.virtual).count();
+        assertEquals(PoolMode.all().size() / 2, virtual, "one virtual mode for each platform mode");
+        assertEquals(PoolMode.everyEngineAndLeakLevel().size() / 2,
+                PoolMode.everyEngineAndLeakLevel().stream().filter(m -> m.virtual).count());
+    }
+
+    @EveryMode
+    void acquire_handsOutDistinctObjectsUntilTheyAreReleased(PoolMode mode) throws Exception {
+        mode.run(() -> {
+            try (Pool<Item> pool = mode.builder().build()) {
+                Set<Item> held = identitySet();
+                for (int i = 0; i < 20; i++) {
+                    assertTrue(held.add(pool.acquire()), "an object was handed out twice");
+                }
+                held.forEach(pool::release);
+                assertBalanced(pool.stats());
             }
-            held.forEach(pool::release);
-            assertBalanced(pool.stats());
-        }
+        });
     }
 
     @EveryMode
-    void acquire_reusesAReleasedObject(PoolMode mode) {
-        try (Pool<Item> pool = mode.builder().build()) {
-            Item x = pool.acquire();
-            pool.release(x);
-            assertSame(x, pool.acquire(), "a lone thread should get back the object it released");
-            assertEquals(1, pool.stats().created());
-        }
+    void acquire_reusesAReleasedObject(PoolMode mode) throws Exception {
+        mode.run(() -> {
+            try (Pool<Item> pool = mode.builder().build()) {
+                Item x = pool.acquire();
+                pool.release(x);
+                assertSame(x, pool.acquire(), "a lone thread should get back the object it released");
+                assertEquals(1, pool.stats().created());
+            }
+        });
     }
 
     @EveryMode
-    void release_ofNull_throwsNullPointerExceptionAndChangesNothing(PoolMode mode) {
-        try (Pool<Item> pool = mode.builder().build()) {
-            Item x = pool.acquire();
-            NullPointerException e = assertThrows(NullPointerException.class, () -> pool.release(null));
-            assertNotNull(e.getMessage());
-            pool.release(x);
-            assertEquals(0, pool.stats().inUse());
-            assertBalanced(pool.stats());
-        }
+    void release_ofNull_throwsNullPointerExceptionAndChangesNothing(PoolMode mode) throws Exception {
+        mode.run(() -> {
+            try (Pool<Item> pool = mode.builder().build()) {
+                Item x = pool.acquire();
+                NullPointerException e = assertThrows(NullPointerException.class, () -> pool.release(null));
+                assertNotNull(e.getMessage());
+                pool.release(x);
+                assertEquals(0, pool.stats().inUse());
+                assertBalanced(pool.stats());
+            }
+        });
     }
 
     /**
@@ -69,198 +103,220 @@ class PoolContractTest {
      * it once pooled the object twice, and two threads then held it at once.
      */
     @EveryMode
-    void release_twiceInARow_throwsIllegalStateExceptionAndTheObjectIsPooledOnce(PoolMode mode) {
-        try (Pool<Item> pool = mode.builder().build()) {
-            Item x = pool.acquire();
-            pool.release(x);
-            assertThrows(IllegalStateException.class, () -> pool.release(x));
-            Item a = pool.acquire();
-            Item b = pool.acquire();
-            assertNotSame(a, b, "the object released twice was handed out twice");
-            pool.release(a);
-            pool.release(b);
-        }
+    void release_twiceInARow_throwsIllegalStateExceptionAndTheObjectIsPooledOnce(PoolMode mode)
+            throws Exception {
+        Assumptions.assumeTrue(mode.catchesADoubleReleaseInARow(), PoolMode.DOUBLE_RELEASE_UNSEEN);
+        mode.run(() -> {
+            try (Pool<Item> pool = mode.builder().build()) {
+                Item x = pool.acquire();
+                pool.release(x);
+                assertThrows(IllegalStateException.class, () -> pool.release(x));
+                Item a = pool.acquire();
+                Item b = pool.acquire();
+                assertNotSame(a, b, "the object released twice was handed out twice");
+                pool.release(a);
+                pool.release(b);
+            }
+        });
     }
 
     @EveryMode
     void reset_runsBeforeAReleasedObjectReachesAnotherThread(PoolMode mode) throws Exception {
         Assumptions.assumeTrue(mode.reset, "only pools with a reset hook promise a reset");
-        try (Pool<Item> pool = mode.builder().build()) {
-            List<Item> dirty = new ArrayList<>();
-            for (int i = 0; i < 16; i++) {
-                Item x = pool.acquire();
-                x.data = 42;
-                dirty.add(x);
-            }
-            dirty.forEach(pool::release);
-            CompletableFuture<long[]> other = new CompletableFuture<>();
-            Thread t = new Thread(() -> {
-                long[] seen = new long[16];
-                List<Item> got = new ArrayList<>();
+        mode.run(() -> {
+            try (Pool<Item> pool = mode.builder().build()) {
+                List<Item> dirty = new ArrayList<>();
                 for (int i = 0; i < 16; i++) {
                     Item x = pool.acquire();
-                    got.add(x);
-                    seen[i] = x.data;
+                    x.data = 42;
+                    dirty.add(x);
                 }
-                got.forEach(pool::release);
-                other.complete(seen);
-            });
-            t.start();
-            for (long d : other.get(20, TimeUnit.SECONDS)) {
-                assertEquals(0, d, "an object reached another thread without its reset");
+                dirty.forEach(pool::release);
+                CompletableFuture<long[]> other = new CompletableFuture<>();
+                Thread t = mode.thread("other", () -> {
+                    long[] seen = new long[16];
+                    List<Item> got = new ArrayList<>();
+                    for (int i = 0; i < 16; i++) {
+                        Item x = pool.acquire();
+                        got.add(x);
+                        seen[i] = x.data;
+                    }
+                    got.forEach(pool::release);
+                    other.complete(seen);
+                });
+                t.start();
+                for (long d : other.get(20, TimeUnit.SECONDS)) {
+                    assertEquals(0, d, "an object reached another thread without its reset");
+                }
+                t.join();
             }
-            t.join();
-        }
+        });
     }
 
     @EveryMode
-    void afterClose_acquireAndLeaseThrowAndReleaseDestroysTheObject(PoolMode mode) {
-        Pool<Item> pool = mode.builder().build();
-        Item idle = pool.acquire();
-        Item inUse = pool.acquire();
-        pool.release(idle);
-        pool.close();
-        assertTrue(pool.isClosed());
-        assertThrows(PoolClosedException.class, pool::acquire);
-        assertThrows(PoolClosedException.class, () -> pool.acquire(Duration.ofMillis(10)));
-        assertThrows(PoolClosedException.class, pool::lease);
-        pool.release(inUse);
-        PoolStats s = pool.stats();
-        assertTrue(s.isClosed());
-        assertEquals(0, s.idle(), "a closed pool keeps nothing idle");
-        assertEquals(0, s.inUse());
-        assertEquals(s.created(), s.dropped(), "every object must be dropped once the pool is closed: " + s);
-        if (mode.destroy) {
-            assertTrue(idle.destroyed && inUse.destroyed, "close must destroy idle objects, and "
-                    + "release after close must destroy the returned one");
-            assertEquals(2, mode.destroys.get());
-        }
-        pool.close(); // idempotent
-        assertEquals(mode.destroy ? 2 : 0, mode.destroys.get(), "a second close destroyed again");
-        assertEquals(pool.name(), s.name());
+    void afterClose_acquireAndLeaseThrowAndReleaseDestroysTheObject(PoolMode mode) throws Exception {
+        mode.run(() -> {
+            Pool<Item> pool = mode.builder().build();
+            Item idle = pool.acquire();
+            Item inUse = pool.acquire();
+            pool.release(idle);
+            pool.close();
+            assertTrue(pool.isClosed());
+            assertThrows(PoolClosedException.class, pool::acquire);
+            assertThrows(PoolClosedException.class, () -> pool.acquire(Duration.ofMillis(10)));
+            assertThrows(PoolClosedException.class, pool::lease);
+            pool.release(inUse);
+            PoolStats s = pool.stats();
+            assertTrue(s.isClosed());
+            assertEquals(0, s.idle(), "a closed pool keeps nothing idle");
+            assertEquals(0, s.inUse());
+            assertEquals(s.created(), s.dropped(),
+                    "every object must be dropped once the pool is closed: " + s);
+            if (mode.destroy) {
+                assertTrue(idle.destroyed && inUse.destroyed, "close must destroy idle objects, and "
+                        + "release after close must destroy the returned one");
+                assertEquals(2, mode.destroys.get());
+            }
+            pool.close(); // idempotent
+            assertEquals(mode.destroy ? 2 : 0, mode.destroys.get(), "a second close destroyed again");
+            assertEquals(pool.name(), s.name());
+        });
     }
 
     @EveryMode
     void close_destroysEveryIdleObjectExactlyOnce(PoolMode mode) throws Exception {
         Assumptions.assumeTrue(mode.destroy, "only pools with a destroy hook can tell");
-        Pool<Item> pool = mode.builder().build();
-        List<Item> all = new ArrayList<>();
-        for (int i = 0; i < 32; i++) {
-            all.add(pool.acquire());
-        }
-        Thread t = new Thread(() -> all.subList(0, 16).forEach(pool::release)); // other thread's slots
-        t.start();
-        t.join();
-        all.subList(16, 32).forEach(pool::release);
-        pool.close();
-        long destroyed = all.stream().filter(x -> x.destroyed).count();
-        PoolStats s = pool.stats();
-        assertEquals(0, s.created() - s.dropped(), "after close: " + s);
-        assertEquals(s.dropped(), mode.destroys.get(), "destroy calls vs dropped count");
-        assertEquals(mode.destroys.get(), destroyed + (s.created() - all.size()),
-                "an object was destroyed twice, or one was never destroyed");
+        mode.run(() -> {
+            Pool<Item> pool = mode.builder().build();
+            List<Item> all = new ArrayList<>();
+            for (int i = 0; i < 32; i++) {
+                all.add(pool.acquire());
+            }
+            // Another thread's release: on a platform thread, into its own slots.
+            Thread t = mode.thread("other", () -> all.subList(0, 16).forEach(pool::release));
+            t.start();
+            t.join();
+            all.subList(16, 32).forEach(pool::release);
+            pool.close();
+            long destroyed = all.stream().filter(x -> x.destroyed).count();
+            PoolStats s = pool.stats();
+            assertEquals(0, s.created() - s.dropped(), "after close: " + s);
+            assertEquals(s.dropped(), mode.destroys.get(), "destroy calls vs dropped count");
+            assertEquals(mode.destroys.get(), destroyed + (s.created() - all.size()),
+                    "an object was destroyed twice, or one was never destroyed");
+        });
     }
 
     @EveryMode
-    void lease_releasesOnCloseAndRejectsUseAfterClose(PoolMode mode) {
-        try (Pool<Item> pool = mode.builder().build()) {
-            Lease<Item> lease = pool.lease();
-            Item x = lease.get();
-            assertNotNull(x);
-            assertEquals(1, pool.stats().inUse());
-            lease.close();
-            assertEquals(0, pool.stats().inUse());
-            assertThrows(IllegalStateException.class, lease::get);
-            assertThrows(IllegalStateException.class, lease::close);
-            assertEquals(1, pool.stats().released(), "a second lease close must not release again");
-        }
+    void lease_releasesOnCloseAndRejectsUseAfterClose(PoolMode mode) throws Exception {
+        mode.run(() -> {
+            try (Pool<Item> pool = mode.builder().build()) {
+                Lease<Item> lease = pool.lease();
+                Item x = lease.get();
+                assertNotNull(x);
+                assertEquals(1, pool.stats().inUse());
+                lease.close();
+                assertEquals(0, pool.stats().inUse());
+                assertThrows(IllegalStateException.class, lease::get);
+                assertThrows(IllegalStateException.class, lease::close);
+                assertEquals(1, pool.stats().released(), "a second lease close must not release again");
+            }
+        });
     }
 
     @EveryMode
-    void acquire_withATimeoutTooLongToCount_doesNotOverflow(PoolMode mode) {
-        try (Pool<Item> pool = mode.builder().build()) {
-            Item x = pool.acquire(Duration.ofSeconds(Long.MAX_VALUE));
-            pool.release(x);
-            assertSame(x, pool.acquire(Duration.ofSeconds(Long.MAX_VALUE, 999_999_999)));
-            pool.release(x);
-            assertThrows(NullPointerException.class, () -> pool.acquire(null));
-        }
+    void acquire_withATimeoutTooLongToCount_doesNotOverflow(PoolMode mode) throws Exception {
+        mode.run(() -> {
+            try (Pool<Item> pool = mode.builder().build()) {
+                Item x = pool.acquire(Duration.ofSeconds(Long.MAX_VALUE));
+                pool.release(x);
+                assertSame(x, pool.acquire(Duration.ofSeconds(Long.MAX_VALUE, 999_999_999)));
+                pool.release(x);
+                assertThrows(NullPointerException.class, () -> pool.acquire(null));
+            }
+        });
     }
 
     @EveryMode
     void stats_balanceWhenThePoolIsQuiet(PoolMode mode) throws Exception {
-        try (Pool<Item> pool = mode.builder().build()) {
-            List<Thread> threads = new ArrayList<>();
-            for (int t = 0; t < 4; t++) {
-                Thread th = new Thread(() -> {
-                    for (int i = 0; i < 2_000; i++) {
-                        Item a = pool.acquire();
-                        Item b = pool.acquire();
-                        pool.release(b);
-                        pool.release(a);
-                    }
-                });
-                threads.add(th);
-                th.start();
+        mode.run(() -> {
+            try (Pool<Item> pool = mode.builder().build()) {
+                List<Thread> threads = new ArrayList<>();
+                for (int t = 0; t < 4; t++) {
+                    Thread th = mode.thread("cycles-" + t, () -> {
+                        for (int i = 0; i < 2_000; i++) {
+                            Item a = pool.acquire();
+                            Item b = pool.acquire();
+                            pool.release(b);
+                            pool.release(a);
+                        }
+                    });
+                    threads.add(th);
+                    th.start();
+                }
+                for (Thread th : threads) {
+                    th.join();
+                }
+                PoolStats s = pool.stats();
+                assertBalanced(s);
+                assertEquals(16_000, s.acquired());
+                assertEquals(16_000, s.released());
+                if (mode.destroy) {
+                    assertEquals(s.dropped(), mode.destroys.get(), "destroy calls vs dropped count: " + s);
+                }
             }
-            for (Thread th : threads) {
-                th.join();
-            }
-            PoolStats s = pool.stats();
-            assertBalanced(s);
-            assertEquals(16_000, s.acquired());
-            assertEquals(16_000, s.released());
-            if (mode.destroy) {
-                assertEquals(s.dropped(), mode.destroys.get(), "destroy calls vs dropped count: " + s);
-            }
-        }
+        });
     }
 
     /** A destroy hook that blocks in close() must not block stats() on another thread. */
     @EveryMode
     void stats_doesNotWaitForADestroyHookThatBlocks(PoolMode mode) throws Exception {
-        CompletableFuture<Void> unblock = new CompletableFuture<>();
-        CompletableFuture<Void> inHook = new CompletableFuture<>();
-        Pool<Item> pool = mode.builder().destroy(x -> {
-            inHook.complete(null);
-            unblock.join();
-        }).build();
-        pool.release(pool.acquire());
-        Thread closer = new Thread(pool::close);
-        closer.start();
-        try {
-            inHook.get(20, TimeUnit.SECONDS);
-            PoolStats s = CompletableFuture.supplyAsync(pool::stats, r -> new Thread(r).start())
-                    .get(5, TimeUnit.SECONDS);
-            assertNotNull(s);
-        } finally {
-            unblock.complete(null);
-            closer.join();
-        }
+        mode.run(() -> {
+            CompletableFuture<Void> unblock = new CompletableFuture<>();
+            CompletableFuture<Void> inHook = new CompletableFuture<>();
+            Pool<Item> pool = mode.builder().destroy(x -> {
+                inHook.complete(null);
+                unblock.join();
+            }).build();
+            pool.release(pool.acquire());
+            Thread closer = mode.thread("closer", pool::close);
+            closer.start();
+            try {
+                inHook.get(20, TimeUnit.SECONDS);
+                PoolStats s = CompletableFuture.supplyAsync(pool::stats, mode::start)
+                        .get(5, TimeUnit.SECONDS);
+                assertNotNull(s);
+            } finally {
+                unblock.complete(null);
+                closer.join();
+            }
+        });
     }
 
     /** Hooks may use the pool they belong to: stats from any hook, acquire and release from reset. */
     @EveryMode
     void hooks_mayCallBackIntoTheirPool(PoolMode mode) throws Exception {
-        Pool<?>[] self = new Pool<?>[1];
-        Pool<Item> other = mode.builder().build();
-        Pool<Item> pool = mode.builder()
-                .reset(x -> {
-                    self[0].stats();
-                    other.release(other.acquire());
-                })
-                .destroy(x -> self[0].stats())
-                .build();
-        self[0] = pool;
-        CompletableFuture<Void> done = CompletableFuture.runAsync(() -> {
-            for (int i = 0; i < 100; i++) {
-                pool.release(pool.acquire());
-            }
-            pool.close();
-        }, r -> new Thread(r).start());
-        done.get(20, TimeUnit.SECONDS);
-        other.close();
-        assertBalanced(pool.stats());
+        mode.run(() -> {
+            Pool<?>[] self = new Pool<?>[1];
+            Pool<Item> other = mode.builder().build();
+            Pool<Item> pool = mode.builder()
+                    .reset(x -> {
+                        self[0].stats();
+                        other.release(other.acquire());
+                    })
+                    .destroy(x -> self[0].stats())
+                    .build();
+            self[0] = pool;
+            CompletableFuture<Void> done = CompletableFuture.runAsync(() -> {
+                for (int i = 0; i < 100; i++) {
+                    pool.release(pool.acquire());
+                }
+                pool.close();
+            }, mode::start);
+            done.get(20, TimeUnit.SECONDS);
+            other.close();
+            assertBalanced(pool.stats());
+        });
     }
 
     static void assertBalanced(PoolStats s) {

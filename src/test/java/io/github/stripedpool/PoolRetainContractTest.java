@@ -29,81 +29,89 @@ import org.junit.jupiter.params.provider.MethodSource;
 class PoolRetainContractTest {
 
     @EveryMode
-    void retainIf_refused_destroysTheObjectAndCountsIt(PoolMode mode) {
-        Set<Item> grown = PoolContractTest.identitySet();
-        try (Pool<Item> pool = mode.builder().retainIf(x -> !grown.contains(x)).build()) {
-            Item big = pool.acquire();
-            Item small = pool.acquire();
-            grown.add(big);
-            pool.release(big);
-            pool.release(small);
-            if (mode.destroy) {
-                assertTrue(big.destroyed, "the refused object must be destroyed");
-                assertEquals(1, mode.destroys.get());
+    void retainIf_refused_destroysTheObjectAndCountsIt(PoolMode mode) throws Exception {
+        mode.run(() -> {
+            Set<Item> grown = PoolContractTest.identitySet();
+            try (Pool<Item> pool = mode.builder().retainIf(x -> !grown.contains(x)).build()) {
+                Item big = pool.acquire();
+                Item small = pool.acquire();
+                grown.add(big);
+                pool.release(big);
+                pool.release(small);
+                if (mode.destroy) {
+                    assertTrue(big.destroyed, "the refused object must be destroyed");
+                    assertEquals(1, mode.destroys.get());
+                }
+                if (mode.reset) {
+                    assertEquals(2, mode.resets.get(), "the reset runs before the predicate, on both");
+                }
+                List<Item> next = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    Item x = pool.acquire();
+                    assertNotSame(big, x, "a refused object was pooled");
+                    next.add(x);
+                }
+                assertTrue(next.stream().anyMatch(x -> x == small), "the kept object was not reused");
+                next.forEach(pool::release);
+                PoolStats s = pool.stats();
+                assertEquals(1, s.notRetained(), s.toString());
+                assertEquals(0, s.invalidated(), s.toString());
+                assertEquals(0, s.hookFailures(), s.toString());
+                PoolContractTest.assertBalanced(s);
             }
-            if (mode.reset) {
-                assertEquals(2, mode.resets.get(), "the reset runs before the predicate, on both");
-            }
-            List<Item> next = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
-                Item x = pool.acquire();
-                assertNotSame(big, x, "a refused object was pooled");
-                next.add(x);
-            }
-            assertTrue(next.stream().anyMatch(x -> x == small), "the kept object was not reused");
-            next.forEach(pool::release);
-            PoolStats s = pool.stats();
-            assertEquals(1, s.notRetained(), s.toString());
-            assertEquals(0, s.invalidated(), s.toString());
-            assertEquals(0, s.hookFailures(), s.toString());
-            PoolContractTest.assertBalanced(s);
-        }
+        });
     }
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("io.github.stripedpool.PoolHookFailureContractTest#cases")
-    void retainIf_thatThrows_destroysTheObjectAndPassesOnOnlyAVmError(PoolMode mode, Failure f) {
-        AtomicInteger calls = new AtomicInteger();
-        AtomicInteger destroyed = new AtomicInteger();
-        try (QuietPoolLog quiet = new QuietPoolLog();
-             Pool<Item> pool = mode.builder().destroy(x -> destroyed.incrementAndGet()).retainIf(x -> {
-                 if (calls.incrementAndGet() <= 3) {
-                     f.raise();
-                 }
-                 return true;
-             }).build()) {
-            for (int i = 0; i < 3; i++) {
-                Item x = pool.acquire();
-                Throwable thrown = PoolHookFailureContractTest.catchThrowable(() -> pool.release(x));
-                if (f == Failure.RUNTIME_EXCEPTION) {
-                    assertNull(thrown, "a failing retain predicate reached the caller");
-                } else {
-                    assertInstanceOf(VirtualMachineError.class, thrown, "a VM error must reach the caller");
+    void retainIf_thatThrows_destroysTheObjectAndPassesOnOnlyAVmError(PoolMode mode, Failure f)
+            throws Exception {
+        mode.run(() -> {
+            AtomicInteger calls = new AtomicInteger();
+            AtomicInteger destroyed = new AtomicInteger();
+            try (QuietPoolLog quiet = new QuietPoolLog();
+                 Pool<Item> pool = mode.builder().destroy(x -> destroyed.incrementAndGet()).retainIf(x -> {
+                     if (calls.incrementAndGet() <= 3) {
+                         f.raise();
+                     }
+                     return true;
+                 }).build()) {
+                for (int i = 0; i < 3; i++) {
+                    Item x = pool.acquire();
+                    Throwable thrown = PoolHookFailureContractTest.catchThrowable(() -> pool.release(x));
+                    if (f == Failure.RUNTIME_EXCEPTION) {
+                        assertNull(thrown, "a failing retain predicate reached the caller");
+                    } else {
+                        assertInstanceOf(VirtualMachineError.class, thrown,
+                                "a VM error must reach the caller");
+                    }
                 }
+                assertEquals(3, destroyed.get(), "an object whose predicate threw must be destroyed");
+                PoolStats s = pool.stats();
+                assertEquals(3, s.hookFailures(), s.toString());
+                assertEquals(3, s.notRetained(), s.toString());
+                PoolContractTest.assertBalanced(s);
+                PoolHookFailureContractTest.assertWholeCapacity(mode, pool);
             }
-            assertEquals(3, destroyed.get(), "an object whose predicate threw must be destroyed");
-            PoolStats s = pool.stats();
-            assertEquals(3, s.hookFailures(), s.toString());
-            assertEquals(3, s.notRetained(), s.toString());
-            PoolContractTest.assertBalanced(s);
-            PoolHookFailureContractTest.assertWholeCapacity(mode, pool);
-        }
+        });
     }
 
     /** The reset hook's failure is not the predicate's: the predicate is not asked, not counted. */
     @EveryMode
-    void retainIf_isNotAskedWhenTheResetFailed(PoolMode mode) {
-        AtomicInteger asked = new AtomicInteger();
-        try (QuietPoolLog quiet = new QuietPoolLog();
-             Pool<Item> pool = mode.builder().reset(x -> {
-                 throw new IllegalStateException("thrown on purpose by a reset hook");
-             }).retainIf(x -> asked.incrementAndGet() > 0).build()) {
-            pool.release(pool.acquire());
-            PoolStats s = pool.stats();
-            assertEquals(0, asked.get());
-            assertEquals(0, s.notRetained(), s.toString());
-            assertEquals(1, s.hookFailures(), s.toString());
-        }
+    void retainIf_isNotAskedWhenTheResetFailed(PoolMode mode) throws Exception {
+        mode.run(() -> {
+            AtomicInteger asked = new AtomicInteger();
+            try (QuietPoolLog quiet = new QuietPoolLog();
+                 Pool<Item> pool = mode.builder().reset(x -> {
+                     throw new IllegalStateException("thrown on purpose by a reset hook");
+                 }).retainIf(x -> asked.incrementAndGet() > 0).build()) {
+                pool.release(pool.acquire());
+                PoolStats s = pool.stats();
+                assertEquals(0, asked.get());
+                assertEquals(0, s.notRetained(), s.toString());
+                assertEquals(1, s.hookFailures(), s.toString());
+            }
+        });
     }
 
     /** The example of the builder's Javadoc: a builder that grew for one large job is let go. */

@@ -86,8 +86,8 @@ final class VirtualThreadExperiment {
         AtomicInteger onVirtual = new AtomicInteger();
         // The engine itself, so that its registry of private slots can be inspected. (Not through
         // PoolAssertions: a child JVM runs this class without JUnit on its class path.)
-        try (UnboundedPool<Object> pool = new UnboundedPool<>(Pool.builder(Object::new).maxIdle(4096),
-                "virtual-waves")) {
+        try (UnboundedPool<Object> pool = new UnboundedPool<>(Pool.builder(Object::new).maxIdle(4096)
+                .settings("virtual-waves"))) {
             o.wave1Distinct = wave(pool, virtual, onVirtual);
             o.wave1Created = pool.stats().created();
             o.wave2Distinct = wave(pool, virtual, onVirtual);
