@@ -104,7 +104,7 @@ final class BoundedMaintenance implements AfterCollection {
         if (periodNanos > 0) {
             scheduled = MaintenanceClock.schedule(this, periodNanos);
         }
-        if (trims()) {
+        if (trimsUnderPressure()) {
             try {
                 AgingClock.register(this);
             } catch (RuntimeException | Error e) {
@@ -121,7 +121,7 @@ final class BoundedMaintenance implements AfterCollection {
         if (f != null) {
             f.cancel();
         }
-        if (trims()) {
+        if (trimsUnderPressure()) {
             AgingClock.unregister(this);
         }
     }
@@ -195,7 +195,7 @@ final class BoundedMaintenance implements AfterCollection {
     }
 
     /** Whether the pool trims when the heap is short: then the {@link AgingClock} tells it of collections. */
-    boolean trims() {
+    boolean trimsUnderPressure() {
         return trimAboveHeap < HeapTrim.NEVER;
     }
 

@@ -66,6 +66,11 @@ final class LeakDetectingPool<T> implements Pool<T> {
         LeakReaper.register(this); // the leak thread runs while this pool is reachable
     }
 
+    /** The engine it wraps; for tests that drive the engine's background work. */
+    Pool<T> engine() {
+        return delegate;
+    }
+
     // ---------------------------------------------------------------- acquire, release
 
     @Override

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,7 +24,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Every user callback may call back into the pool: each hook (factory, reset, destroy,
  * {@code retainIf}, {@code validate}) × each call ({@code acquire}+{@code release},
  * {@code acquire}+{@code invalidate}, {@code lease}, {@code stats}, {@code close}) × the same
- * pool or another one × every engine and leak level, with and without a destroy hook.
+ * pool or another one × every engine and leak level, with and without a destroy hook. The
+ * driver's calls include a trim under heap pressure (the pools trim above 0% of the heap), run
+ * on the pool's lane as after a collection, so the destroy hook re-enters from a library worker
+ * too.
  *
  * <p>The property: the driver's work finishes (never a hang) and either works or fails with
  * {@link PoolClosedException} after a hook closed the pool; and the accounting is exact. With a
@@ -220,7 +225,7 @@ class ReentrancyPropertyTest {
                     reenter();
                 }
                 return x;
-            }).name(name).leakDetection(leaks).leakSamplingInterval(2);
+            }).name(name).leakDetection(leaks).leakSamplingInterval(2).trimAboveHeap(0);
             if (withHook && listener != null) {
                 b.onLeak(listener);
             }
@@ -342,6 +347,9 @@ class ReentrancyPropertyTest {
                 }
 
                 armed.set(true);
+                trimNow(pool);
+
+                armed.set(true);
                 Obj y = pool.acquire();
                 armed.set(true);
                 pool.invalidate(y);
@@ -350,6 +358,33 @@ class ReentrancyPropertyTest {
                 try (Lease<Obj> l = pool.lease()) {
                     l.get();
                 }
+            }
+        }
+
+        /**
+         * A trim under heap pressure, as after a collection: on the pool's lane, where the aging
+         * clock runs it (so never at once with another of the pool's background jobs), waited for.
+         * With the pools' threshold of 0 the heap is always short, so every idle object beyond
+         * minIdle (unbounded: beyond what aging keeps) is destroyed, and a destroy hook re-enters
+         * from the worker.
+         */
+        private void trimNow(Pool<Obj> p) {
+            Pool<Obj> engine = p instanceof LeakDetectingPool ? ((LeakDetectingPool<Obj>) p).engine() : p;
+            AfterCollection target = engine instanceof BoundedPool
+                    ? ((BoundedPool<Obj>) engine).maintenance() : (AfterCollection) engine;
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            Background.lane(target).submit(() -> {
+                try {
+                    target.onGarbageCollection(System.nanoTime());
+                    done.complete(null);
+                } catch (Throwable t) {
+                    done.completeExceptionally(t);
+                }
+            }, "a test's trim of pool '" + p.name() + "'");
+            try {
+                done.get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError("the trim failed or hung: " + this, e);
             }
         }
 
