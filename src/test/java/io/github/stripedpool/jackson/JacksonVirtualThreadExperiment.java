@@ -78,7 +78,11 @@ final class JacksonVirtualThreadExperiment {
                     + " violations=" + violations.size() + " acquired=" + (s.acquired() - warm.acquired())
                     + " released=" + (s.released() - warm.released()) + " inUse=" + s.inUse()
                     + " created=" + (s.created() - warm.created())
-                    + " privateHits=" + (s.privateHits() - warm.privateHits());
+                    + " privateHits=" + (s.privateHits() - warm.privateHits())
+                    + " dropped=" + (s.dropped() - warm.dropped())
+                    + " agingCycles=" + (s.agingCycles() - warm.agingCycles())
+                    + " trims=" + (s.trims() - warm.trims())
+                    + " stolenHits=" + (s.stolenHits() - warm.stolenHits());
         } finally {
             pool.pool().close();
         }

@@ -22,13 +22,15 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(240)
 class JacksonVirtualThreadTest {
     /**
-     * Most recyclers the threads may create once the mapper is warm: the default maxIdle on 2
-     * cores (measured: 2 to 5 on an idle machine, 19 while the rest of the test suite ran).
-     * Round trips on bytes never block, so about one per carrier or platform thread is in use
-     * at a time; stripe misses under contention add some. A recycler per virtual thread would
-     * be 2,000.
+     * Most recyclers the threads may create once the mapper is warm: a tenth of the 2,000
+     * virtual threads, since a recycler per virtual thread would be 2,000. Round trips on bytes
+     * never block, so about one recycler per carrier or platform thread is in use at a time, and
+     * a quiet run creates 2 to 12; stripe misses under contention add some, and so does aging,
+     * which after each collection drops recyclers idle across two of them (80 seen once while
+     * the rest of the test suite ran; the result line carries the drops, aging cycles and trims
+     * that explain such a count).
      */
-    private static final long MAX_CREATED = 64;
+    private static final long MAX_CREATED = 200;
 
     private static List<String> lines;
 
