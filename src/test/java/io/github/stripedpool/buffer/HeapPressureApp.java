@@ -51,6 +51,12 @@ public final class HeapPressureApp {
             }
             // Aging never by time, so that only trims drop its objects. Each destroy records how
             // many trims the pool had counted: 0 means during the first (a trim counts once done).
+            // First a collection, and its trims seen done: an eden left nearly full by the
+            // filling could otherwise collect while the pool is filled, and a trim then would run
+            // before its objects are idle.
+            long settled = objects.stats().trims();
+            System.gc();
+            awaitChange(() -> objects.stats().trims(), settled);
             AtomicReference<Pool<byte[]>> hardRef = new AtomicReference<>();
             AtomicLong hardTrimsAtDestroy = new AtomicLong(-1);
             AtomicInteger hardDestroyed = new AtomicInteger();
