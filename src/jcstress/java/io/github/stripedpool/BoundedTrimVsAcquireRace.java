@@ -46,7 +46,7 @@ public class BoundedTrimVsAcquireRace {
 
     @Actor
     public void trim() {
-        pool.maintenance().trimIfHeapShort();
+        pool.maintenance().trimIfHeapShort(System.nanoTime());
     }
 
     @Actor

@@ -66,8 +66,8 @@ final class BoundedMaintenance implements AfterCollection {
      */
     private final ReentrantLock reclaimLock = new ReentrantLock();
     private volatile MaintenanceClock.Periodic scheduled;
-    /** Heap fraction above which a collection trims ({@link HeapTrim}); 1 never. */
-    private final double trimAboveHeap;
+    /** Whether a collection trims ({@link HeapTrim}, {@link TrimGate}); used by trims only, on the lane. */
+    private final TrimGate trimGate;
     /** Collections after which the pool trimmed; written by trims only, one at a time (the lane). */
     private volatile long trims;
 
@@ -75,7 +75,7 @@ final class BoundedMaintenance implements AfterCollection {
             BoundedHeldTooLong heldTooLong) {
         this.states = states;
         this.threads = threads;
-        this.trimAboveHeap = settings.trimAboveHeap;
+        this.trimGate = new TrimGate(settings.trimAboveHeap);
         this.heldTooLong = heldTooLong;
         this.minIdle = settings.minIdle;
         this.maxIdleNanos = settings.maxIdleTimeNanos;
@@ -196,7 +196,7 @@ final class BoundedMaintenance implements AfterCollection {
 
     /** Whether the pool trims when the heap is short: then the {@link AgingClock} tells it of collections. */
     boolean trimsUnderPressure() {
-        return trimAboveHeap < HeapTrim.NEVER;
+        return trimGate.trims();
     }
 
     /** Collections after which the pool trimmed. */
@@ -207,7 +207,7 @@ final class BoundedMaintenance implements AfterCollection {
     /** After a garbage collection, called by the {@link AgingClock} if the pool trims. */
     @Override
     public void onGarbageCollection(long now) {
-        trimIfHeapShort();
+        trimIfHeapShort(now);
     }
 
     /** The trimming state, for a test's failure report. */
@@ -218,28 +218,32 @@ final class BoundedMaintenance implements AfterCollection {
 
     /**
      * After a garbage collection, on the pool's lane (so never during a run): if the heap is
-     * fuller than the pool's threshold, destroys the idle objects beyond minIdle at once. Each is
+     * fuller than the pool's threshold and {@link #trimGate} does not hold the trim back,
+     * destroys the idle objects beyond minIdle at once. Each is
      * claimed with an acquire's CAS (IDLE to RESERVED), so an object just handed out is never
      * destroyed; an idle count read before the loop may be high by the acquisitions since,
      * which takes the pool below minIdle until the next run refills it. No refill here: the
      * heap is short now. A destroy hook's {@link VirtualMachineError} is rethrown after the loop.
      */
-    void trimIfHeapShort() {
-        if (states.isClosed() || HeapTrim.level(trimAboveHeap) == HeapTrim.NONE) {
+    void trimIfHeapShort(long now) {
+        if (states.isClosed() || trimGate.level(now) == HeapTrim.NONE) {
             return;
         }
         Throwable fatal = null;
         int excess = states.countIdle() - minIdle;
+        int destroyed = 0;
         for (BoundedEntry e : states.table.array()) {
             if (excess <= 0) {
                 break;
             }
             if (BoundedStates.idleToReserved(e)) {
                 excess--;
+                destroyed++;
                 fatal = UserHooks.fatal(fatal, states.destroy(e, e.item));
             }
         }
         trims = trims + 1;
+        trimGate.trimmed(destroyed, now);
         UserHooks.rethrowVmError(fatal);
     }
 

@@ -4,7 +4,8 @@ package io.github.stripedpool;
  * How hard a pool gives idle objects back after a garbage collection, from how full the
  * collection left the heap ({@link PoolBuilder#trimAboveHeap(double)}). Read on the pool's
  * background lane after each collection the {@link AgingClock} sees, never on acquire or
- * release.
+ * release, by the pool's {@link TrimGate}, which also holds a trim back until what the last one
+ * dropped has been collected.
  *
  * <p>Measure. After a collection, {@code (totalMemory - freeMemory) / maxMemory} from
  * {@link Runtime}: available on every runtime, {@code java.management} or not. It also counts
@@ -46,15 +47,6 @@ final class HeapTrim {
             return NONE;
         }
         return full > threshold + (1 - threshold) / 2 ? HARD : SOFT;
-    }
-
-    /** The level now, from {@link Runtime}. */
-    static int level(double threshold) {
-        if (threshold >= NEVER) {
-            return NONE; // no need to read the heap
-        }
-        Runtime r = Runtime.getRuntime();
-        return level(threshold, r.totalMemory() - r.freeMemory(), r.maxMemory());
     }
 
     /** Checks a threshold given to a builder; returns it. */

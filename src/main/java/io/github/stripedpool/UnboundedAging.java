@@ -44,10 +44,11 @@ final class UnboundedAging {
     private final UnboundedPool<?> pool;
     private final long intervalNanos;
     /**
-     * Heap fraction above which a collection trims (see {@link HeapTrim}); 1 never. Read after
-     * each collection, never on acquire or release.
+     * Whether a collection trims (see {@link HeapTrim} and {@link TrimGate}). Asked after each
+     * collection, in an aging job of the pool's lane, never on acquire or release; used only
+     * while {@link #agingBy} is held.
      */
-    private final double trimAboveHeap;
+    private final TrimGate trimGate;
     private volatile long cycles;
     /**
      * The thread running an aging cycle, null while none runs; claimed by CAS so that two
@@ -65,7 +66,7 @@ final class UnboundedAging {
     UnboundedAging(UnboundedPool<?> pool, long intervalNanos, double trimAboveHeap) {
         this.pool = pool;
         this.intervalNanos = intervalNanos;
-        this.trimAboveHeap = trimAboveHeap;
+        this.trimGate = new TrimGate(trimAboveHeap);
     }
 
     /** The aging state, for a test's failure report. */
@@ -88,16 +89,16 @@ final class UnboundedAging {
 
     /**
      * Runs a cycle if the interval has passed and no other cycle of the pool runs. Whatever the
-     * interval, if the heap is fuller than {@link #trimAboveHeap}: one cycle ({@link HeapTrim#SOFT}),
+     * interval, if the heap is fuller than the pool's threshold and {@link #trimGate} does not hold
+     * the trim back: one cycle ({@link HeapTrim#SOFT}),
      * or two in a row ({@link HeapTrim#HARD}), which drop every idle object.
      */
     void onGarbageCollection(long now) {
         if (pool.closed) {
             return;
         }
-        int trim = HeapTrim.level(trimAboveHeap);
-        if (trim == HeapTrim.NONE && now - lastNanos < intervalNanos) {
-            return;
+        if (!trimGate.trims() && now - lastNanos < intervalNanos) {
+            return; // the common case, decided without a claim (a stale lastNanos only delays)
         }
         Thread me = Thread.currentThread();
         Thread holder = agingBy;
@@ -107,30 +108,35 @@ final class UnboundedAging {
         if (!AGING.compareAndSet(this, null, me)) {
             return;
         }
-        Throwable err;
+        FirstError dropped = new FirstError(pool);
         try {
+            // Under the claim: the gate is not thread-safe, and tests call this beside the lane.
+            int trim = trimGate.level(now);
+            if (trim == HeapTrim.NONE && now - lastNanos < intervalNanos) {
+                return;
+            }
             lastNanos = now;
-            err = age();
+            age(dropped);
             if (trim == HeapTrim.HARD) {
                 // The first cycle made every idle object a victim (and put each private slot's
                 // put count on record); the second drops them all, as a second collection would.
-                Throwable second = age();
-                err = err != null ? err : second;
+                age(dropped);
             }
             if (trim != HeapTrim.NONE) {
                 trims = trims + 1;
+                trimGate.trimmed(dropped.count, now);
             }
         } finally {
             agingBy = null;
         }
-        UserHooks.rethrowVmError(err);
+        UserHooks.rethrowVmError(dropped.error);
     }
 
-    private Throwable age() {
+    /** One aging cycle; what it drops goes to {@code first}, which keeps the first error. */
+    private void age(FirstError first) {
         final UnboundedPool<?> p = pool;
         final int e = p.epoch + 1;
         p.epoch = e;
-        FirstError first = new FirstError(p);
         for (Stripe s : p.stripes) {
             s.dropAged(e, first);
         }
@@ -160,7 +166,6 @@ final class UnboundedAging {
             ageSpares(slot, first);
         }
         cycles = cycles + 1;
-        return first.error;
     }
 
     /** Ages each spare entry of a live owner's slot by its own put count, as the slot's object. */
@@ -298,8 +303,12 @@ final class UnboundedAging {
             this.pool = pool;
         }
 
+        /** Objects dropped through {@link #accept}. */
+        long count;
+
         @Override
         public void accept(Object x) {
+            count++;
             keep(pool.hooks.drop(x, null, pool.poolCounts));
         }
 

@@ -35,7 +35,7 @@ class HeapTrimPoolTest {
             assertEquals(HeapTrim.NONE, HeapTrim.level(1, used, max), "threshold 1 never trims");
             assertEquals(HeapTrim.NONE, HeapTrim.level(0, used, Long.MAX_VALUE), "no heap limit");
         }
-        assertEquals(HeapTrim.NONE, HeapTrim.level(1), "threshold 1 never trims, whatever the heap");
+        assertEquals(HeapTrim.NONE, new TrimGate(1).level(System.nanoTime()), "threshold 1 never trims, whatever the heap");
     }
 
     @Test
@@ -98,6 +98,48 @@ class HeapTrimPoolTest {
             assertEquals(8, kept.stats().idle());
             fill(pool, 8); // the whole cap again: the trimmed objects' capacity came back
             assertEquals(0, pool.stats().timeouts());
+        }
+    }
+
+    /**
+     * The wiring of {@link TrimGate} into both engines, with the collections reported by hand at
+     * clock readings far ahead of the real clock (so that a real collection, reported with the
+     * real clock, finds every trim held back once one dropped objects): a trim that dropped
+     * objects holds the next for {@link TrimGate#HOLD_NANOS}, and the pool trims again after it.
+     * A threshold just above 0 makes every collection trim, soft or hard as the heap stands.
+     */
+    @Test
+    void aTrimThatDroppedObjectsHoldsTheNextBackForTheHoldInBothEngines() {
+        long t = System.nanoTime() + 1000 * TrimGate.HOLD_NANOS;
+        long hold = TrimGate.HOLD_NANOS;
+        UnboundedPool<Object> unbounded = PoolAssertions.engine(Pool.builder(Object::new)
+                .trimAboveHeap(Double.MIN_VALUE).agingInterval(ChronoUnit.FOREVER.getDuration()), "held-unbounded");
+        try (unbounded) {
+            fill(unbounded, 20);
+            unbounded.onGarbageCollection(t);
+            unbounded.onGarbageCollection(t + 1); // a soft trim drops on the second
+            assertEquals(0, unbounded.stats().idle(), unbounded.stats().toString());
+            fill(unbounded, 20);
+            unbounded.onGarbageCollection(t + 2);
+            unbounded.onGarbageCollection(t + hold - 1);
+            assertEquals(20, unbounded.stats().idle(), "held back within the hold: " + unbounded.stats());
+            unbounded.onGarbageCollection(t + hold + 1);
+            unbounded.onGarbageCollection(t + hold + 2);
+            assertEquals(0, unbounded.stats().idle(), "trimmed again after the hold: " + unbounded.stats());
+            assertEquals(40, unbounded.stats().dropped(), unbounded.stats().toString());
+        }
+        BoundedPool<Object> bounded = BoundedPool.start(Pool.builder(Object::new).maxTotal(8)
+                .trimAboveHeap(Double.MIN_VALUE).settings("held-bounded"));
+        try (bounded) {
+            fill(bounded, 8);
+            bounded.maintenance().trimIfHeapShort(t);
+            assertEquals(0, bounded.stats().idle(), bounded.stats().toString());
+            fill(bounded, 8);
+            bounded.maintenance().trimIfHeapShort(t + 1);
+            bounded.maintenance().trimIfHeapShort(t + hold - 1);
+            assertEquals(8, bounded.stats().idle(), "held back within the hold: " + bounded.stats());
+            bounded.maintenance().trimIfHeapShort(t + hold + 1);
+            assertEquals(0, bounded.stats().idle(), "trimmed again after the hold: " + bounded.stats());
         }
     }
 

@@ -34,9 +34,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * quarter of its body's size (what it parsed), alike for every implementation: the allocation
  * that the headroom is for.
  *
- * <p>Implementations: {@code alloc} ({@code new byte[n]}); {@code pool}, a {@link BufferPool}
+ * <p>Implementations: {@code alloc} ({@code new byte[n]}); {@code allocRounded}, allocation of
+ * the pool's class size instead ({@code n} rounded up to a power of two, at least 1 KiB) and no
+ * pooling at all, which tells the memory that rounding alone takes from what a pool keeps;
+ * {@code pool}, a {@link BufferPool}
  * with a 64 MiB budget (sized for the burst) and its default heap-pressure trimming;
- * {@code poolNoTrim}, the same pool with trimming off ({@code trimAboveHeap(1)}), which gives
+ * {@code poolSmall}, the same with the default budget of 16 MiB, a quarter of the tight heap's
+ * headroom; {@code poolNoTrim}, the same pool with trimming off ({@code trimAboveHeap(1)}), which gives
  * memory back only by aging; {@code poolFine}, the first with four classes per doubling
  * ({@code classesPerDoubling(4)}), so that a buffer is at most a quarter larger than its body,
  * not up to twice; Netty's {@code PooledByteBufAllocator} and Jetty's
@@ -67,7 +71,7 @@ public class HeadroomBenchmark {
     /** What a body is read from. */
     private static final byte[] WIRE = wire();
 
-    @Param({"alloc", "pool", "poolNoTrim", "poolFine", "netty", "jetty"})
+    @Param({"alloc", "allocRounded", "pool", "poolSmall", "poolNoTrim", "poolFine", "netty", "jetty"})
     public String impl;
 
     /** {@code roomy}: a quarter of the heap live; {@code tight}: three quarters. */
@@ -156,7 +160,18 @@ public class HeadroomBenchmark {
                 public void give(Object b) {
                 }
             };
+            case "allocRounded" -> new Arrays() {
+                @Override
+                public Object take(int size) {
+                    return new byte[Math.max(1024, Integer.highestOneBit(size - 1) << 1)];
+                }
+
+                @Override
+                public void give(Object b) {
+                }
+            };
             case "pool" -> pool(BufferPool.bytes().budget(64L << 20).minClassSize(1024).name("headroom").build());
+            case "poolSmall" -> pool(BufferPool.bytes().minClassSize(1024).name("headroom-small").build());
             case "poolNoTrim" -> pool(BufferPool.bytes().budget(64L << 20).minClassSize(1024).trimAboveHeap(1)
                     .name("headroom-no-trim").build());
             case "poolFine" -> pool(BufferPool.bytes().budget(64L << 20).minClassSize(1024).classesPerDoubling(4)

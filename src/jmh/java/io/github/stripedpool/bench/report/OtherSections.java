@@ -20,7 +20,9 @@ final class OtherSections {
             "HeadroomBenchmark");
     /** {@code HeadroomBenchmark}'s implementations, in table order, with their names. */
     private static final List<List<String>> HEADROOM = List.of(List.of("alloc", "allocation (new byte[n])"),
-            List.of("pool", "BufferPool, trimming (default)"), List.of("poolNoTrim", "BufferPool, trimming off"),
+            List.of("allocRounded", "allocation of the class size, no pooling"),
+            List.of("pool", "BufferPool, trimming (default)"),
+            List.of("poolSmall", "BufferPool, 16 MiB budget (default)"), List.of("poolNoTrim", "BufferPool, trimming off"),
             List.of("poolFine", "BufferPool, 4 classes per doubling"),
             List.of("netty", "Netty PooledByteBufAllocator"), List.of("jetty", "Jetty ArrayByteBufferPool"));
 

@@ -1,0 +1,81 @@
+package io.github.stripedpool;
+
+/**
+ * Decides, after each garbage collection, whether one pool trims: the heap's level
+ * ({@link HeapTrim}), held back for {@link #HOLD_NANOS} after a trim that dropped objects.
+ *
+ * <p>Why a trim is held back. A generational collector's young collections do not reclaim
+ * what a trim drops: the pool's idle objects are old, so they stay in the heap, as garbage,
+ * until the next old or mixed collection. Until then every young collection leaves the heap as
+ * full as the one that trimmed, and a pool that trimmed after each of them would drop every
+ * object it made since, all old garbage too, and make them again for its next users. With G1, a
+ * heap three quarters full of live data and request buffers in bursts, that churn made a buffer
+ * pool slower than plain allocation, with more time in the collector than allocation's
+ * (HeadroomBenchmark: 0.81× to 0.84× allocation, against 1.27× with this hold, beside 1.23× for
+ * the same pool never trimming, in one run). A hold that ended as soon as a collection left the
+ * heap a little emptier than at the trim was not enough: the fullness read after young
+ * collections varies by more than a trim frees, and the churn went on (0.97× in that run).
+ *
+ * <p>So a pool drops objects at most once per {@link #HOLD_NANOS}: a pool under lasting pressure
+ * still gives its idle objects back, and re-makes at most what it holds per second. A trim that
+ * dropped nothing (a first soft trim only marks the idle objects) holds nothing, so that a pool
+ * whose heap becomes short gives its idle objects back within two collections.
+ *
+ * <p>A threshold of 0 trims after every collection, unheld: it says "always", and tests use it
+ * to make a trim certain.
+ *
+ * <p>Concurrency. Not thread-safe: one gate per pool, used one caller at a time, each after the
+ * last in a happens-before order: by an unbounded pool under its aging claim
+ * ({@link UnboundedAging}), by a bounded pool on its background lane, whose jobs never overlap.
+ */
+final class TrimGate {
+    /** How long a trim that dropped objects holds the next one back: one second. */
+    static final long HOLD_NANOS = 1_000_000_000L;
+
+    private final double threshold;
+    /** Whether a trim is held back now: since {@link #trimmedAt}. */
+    private boolean held;
+    /** When the last trim that dropped objects was. */
+    private long trimmedAt;
+
+    TrimGate(double threshold) {
+        this.threshold = threshold;
+    }
+
+    /** Whether the pool trims at all: then the {@link AgingClock} tells it of collections. */
+    boolean trims() {
+        return threshold < HeapTrim.NEVER;
+    }
+
+    /** The level to trim at now, from {@link Runtime}: {@link HeapTrim#NONE} while held back. */
+    int level(long nowNanos) {
+        if (!trims()) {
+            return HeapTrim.NONE; // no need to read the heap
+        }
+        Runtime r = Runtime.getRuntime();
+        return level(r.totalMemory() - r.freeMemory(), r.maxMemory(), nowNanos);
+    }
+
+    /**
+     * The level to trim at after a collection that left {@code used} of {@code max} bytes
+     * full, at {@code nowNanos}: {@link HeapTrim#NONE} while a trim is held back.
+     */
+    int level(long used, long max, long nowNanos) {
+        if (held && nowNanos - trimmedAt < HOLD_NANOS && threshold > 0) {
+            return HeapTrim.NONE; // what the last trim dropped may not even be collected yet
+        }
+        held = false;
+        return HeapTrim.level(threshold, used, max);
+    }
+
+    /**
+     * The pool trimmed at the level {@link #level} gave, at {@code nowNanos}, and dropped
+     * {@code dropped} objects: if it dropped any, the next trim is held back.
+     */
+    void trimmed(long dropped, long nowNanos) {
+        if (dropped > 0) {
+            held = true;
+            trimmedAt = nowNanos;
+        }
+    }
+}
