@@ -11,10 +11,10 @@ package io.github.stripedpool;
  * object it made since, all old garbage too, and make them again for its next users. With G1, a
  * heap three quarters full of live data and request buffers in bursts, that churn made a buffer
  * pool slower than plain allocation, with more time in the collector than allocation's
- * (HeadroomBenchmark: 0.81× to 0.84× allocation, against 1.27× with this hold, beside 1.23× for
- * the same pool never trimming, in one run). A hold that ended as soon as a collection left the
- * heap a little emptier than at the trim was not enough: the fullness read after young
- * collections varies by more than a trim frees, and the churn went on (0.97× in that run).
+ * (HeadroomBenchmark: 0.81× to 0.84× allocation; with this hold 1.20×, beside 1.39× for the
+ * same pool never trimming, in a run of 2 forks). A hold that ended as soon as a collection left
+ * the heap a little emptier than at the trim was not enough: the fullness read after young
+ * collections varies by more than a trim frees, and the churn went on (0.97× in one run).
  *
  * <p>So a pool drops objects at most once per {@link #HOLD_NANOS}: a pool under lasting pressure
  * still gives its idle objects back, and re-makes at most what it holds per second. A trim that
