@@ -36,7 +36,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>{@code impl}: {@code striped} is {@link BufferPool} (its default 16 MiB budget);
  * {@code handBuilt} one {@link Pool} per power-of-two class, built by hand, with the class found
- * by the caller, which is what {@code BufferPool} saves writing; {@code netty} Netty's
+ * by the caller, which is what {@code BufferPool} saves writing, and the buffer released to the
+ * pool it was acquired from; {@code handByCapacity} the same pools, the buffer released to the
+ * pool of its capacity, as code that releases a buffer far from where it was acquired must (and
+ * as {@code BufferPool.release} does); {@code netty} Netty's
  * {@code PooledByteBufAllocator} (its per-thread caches are used on the {@code FastThreadLocalThread}s
  * the fork runs its workers on); {@code jetty} Jetty 12's {@code ArrayByteBufferPool.Quadratic}
  * (power-of-two buckets up to 64 KiB); {@code alloc} a new {@code byte[]} or
@@ -61,7 +64,7 @@ public class BufferBenchmark {
     /** The draw's seed: fixed, so that every run and every peer sees the same sizes. */
     static final long SEED = 42;
 
-    @Param({"striped", "handBuilt", "netty", "jetty", "alloc"})
+    @Param({"striped", "handBuilt", "handByCapacity", "netty", "jetty", "alloc"})
     public String impl;
 
     @Param({"heap", "direct"})
@@ -112,9 +115,13 @@ public class BufferBenchmark {
         buffers = switch (impl) {
             case "striped" -> direct ? striped(BufferPool.directBuffers().build(), BufferBenchmark::touch)
                     : striped(BufferPool.bytes().build(), BufferBenchmark::touch);
-            case "handBuilt" -> direct
-                    ? new HandBuilt<ByteBuffer>(ByteBuffer::allocateDirect, ByteBuffer::clear, BufferBenchmark::touch)
-                    : new HandBuilt<byte[]>(byte[]::new, null, BufferBenchmark::touch);
+            case "handBuilt", "handByCapacity" -> {
+                boolean byCapacity = impl.equals("handByCapacity");
+                yield direct
+                        ? new HandBuilt<ByteBuffer>(ByteBuffer::allocateDirect, ByteBuffer::clear, BufferBenchmark::touch,
+                                byCapacity)
+                        : new HandBuilt<byte[]>(byte[]::new, null, BufferBenchmark::touch, byCapacity);
+            }
             case "netty" -> netty(direct);
             case "jetty" -> jetty(direct);
             case "alloc" -> direct ? n -> touch(ByteBuffer.allocateDirect(n), n) : n -> touch(new byte[n], n);
@@ -174,14 +181,19 @@ public class BufferBenchmark {
         return n <= 64 ? 0 : 32 - Integer.numberOfLeadingZeros(n - 1) - 6;
     }
 
-    /** One striped pool per class, 64 B to 64 KiB, built by hand. */
+    /**
+     * One striped pool per class, 64 B to 64 KiB, built by hand; a buffer goes back to the pool
+     * it came from, or, {@code byCapacity}, to the pool of its capacity, looked up again.
+     */
     static final class HandBuilt<T> implements Buffers {
         private final Pool<T>[] pools;
         private final Touch<T> touch;
+        private final boolean byCapacity;
 
         @SuppressWarnings("unchecked")
-        HandBuilt(IntFunction<T> make, Consumer<T> reset, Touch<T> touch) {
+        HandBuilt(IntFunction<T> make, Consumer<T> reset, Touch<T> touch, boolean byCapacity) {
             this.touch = touch;
+            this.byCapacity = byCapacity;
             pools = (Pool<T>[]) new Pool<?>[11];
             for (int i = 0; i < pools.length; i++) {
                 int size = 64 << i;
@@ -195,7 +207,7 @@ public class BufferBenchmark {
             Pool<T> p = pools[classOf(n)];
             T b = p.acquire();
             int r = touch.touch(b, n);
-            p.release(b);
+            (byCapacity ? pools[classOf(r)] : p).release(b);
             return r;
         }
 
