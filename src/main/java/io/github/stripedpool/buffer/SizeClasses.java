@@ -73,6 +73,16 @@ final class SizeClasses {
         return budget;
     }
 
+    /** log2 of the smallest class: for {@link #classFor} and {@link #classOf}. */
+    int minShift() {
+        return minShift;
+    }
+
+    /** log2 of the classes per doubling: for {@link #classFor} and {@link #classOf}. */
+    int stepShift() {
+        return stepShift;
+    }
+
     /**
      * The class that serves a request of {@code size} bytes: the smallest class at least that
      * large, or {@link #count()} if none is.
@@ -80,21 +90,35 @@ final class SizeClasses {
      * @throws IllegalArgumentException if {@code size} is negative or above {@link #MAX_REQUEST}
      */
     int indexFor(int size, String poolName) {
-        if (size < 0 || size > MAX_REQUEST) {
+        int i = classFor(size, minShift, stepShift, keep.length);
+        if (i < 0) {
             throw new IllegalArgumentException("buffer pool '" + poolName + "': cannot acquire "
                     + size + " bytes: ask for 0 to " + MAX_REQUEST + " bytes (the largest array "
                     + "the JVM can make); requests above " + maxSize() + " bytes get a buffer "
                     + "that is not pooled");
         }
+        return i;
+    }
+
+    /**
+     * {@link #indexFor}'s arithmetic from the classes' shape alone, -1 for a size out of range.
+     * Static, so that a buffer pool can keep the shape in fields of its own and find a class
+     * without first loading this object: the class index is on the critical path of every
+     * acquire and release (the class pool's lookup waits for it), and each load before it shows.
+     */
+    static int classFor(int size, int minShift, int stepShift, int count) {
         if (size <= 1 << minShift) {
-            return 0;
+            return size < 0 ? -1 : 0;
+        }
+        if (size > MAX_REQUEST) {
+            return -1;
         }
         // x lies in the doubling [2^h, 2^(h+1)), whose steps are 2^(h - stepShift) bytes wide
         // (h >= minShift >= stepShift); the class is the step above x.
         int x = size - 1;
         int h = 31 - Integer.numberOfLeadingZeros(x);
         int k = ((x - (1 << h)) >>> (h - stepShift)) + 1;
-        return Math.min(((h - minShift) << stepShift) + k, keep.length);
+        return Math.min(((h - minShift) << stepShift) + k, count);
     }
 
     /**
@@ -103,19 +127,28 @@ final class SizeClasses {
      * @throws IllegalArgumentException if {@code capacity} is not one of the class sizes
      */
     int indexOf(int capacity, String poolName) {
+        int i = classOf(capacity, minShift, stepShift, keep.length);
+        if (i < 0) {
+            throw new IllegalArgumentException("buffer pool '" + poolName + "' was given a buffer of "
+                    + capacity + " bytes, which is none of its class sizes (" + size(0) + " to "
+                    + maxSize() + ", powers of two" + (stepShift == 0 ? ""
+                    : " and " + ((1 << stepShift) - 1) + " evenly spaced sizes between each two")
+                    + "): release only buffers that this pool handed out");
+        }
+        return i;
+    }
+
+    /** {@link #indexOf}'s arithmetic, as {@link #classFor}'s: -1 if not a class size. */
+    static int classOf(int capacity, int minShift, int stepShift, int count) {
         int h = 31 - Integer.numberOfLeadingZeros(capacity);
         if (capacity > 0 && h >= minShift) {
             int offset = capacity - (1 << h);
             int stepBits = h - stepShift;
             int i = ((h - minShift) << stepShift) + (offset >>> stepBits);
-            if ((offset & ((1 << stepBits) - 1)) == 0 && i < keep.length) {
+            if ((offset & ((1 << stepBits) - 1)) == 0 && i < count) {
                 return i;
             }
         }
-        throw new IllegalArgumentException("buffer pool '" + poolName + "' was given a buffer of "
-                + capacity + " bytes, which is none of its class sizes (" + size(0) + " to "
-                + maxSize() + ", powers of two" + (stepShift == 0 ? ""
-                : " and " + ((1 << stepShift) - 1) + " evenly spaced sizes between each two")
-                + "): release only buffers that this pool handed out");
+        return -1;
     }
 }

@@ -33,6 +33,50 @@ class BufferPoolSizesTest {
         }
     }
 
+    /**
+     * The pool finds the class of a power-of-two layout by a shorter path than the general
+     * arithmetic of {@link SizeClasses}: both must agree for every size, acquired and released,
+     * and reject the same buffers. Every size up to 16 KiB and each class size, its neighbours
+     * and the extremes beyond, for several smallest and largest classes and steps per doubling.
+     */
+    @Test
+    void everySizeGetsTheClassOfTheGeneralArithmeticOnAcquireAndRelease() {
+        for (int steps : new int[] {1, 2, 4}) {
+            for (int[] range : new int[][] {{64, 1 << 16}, {16, 1 << 14}, {8, 8}, {1 << 10, 1 << 20}}) {
+                if (steps > range[0]) {
+                    continue;
+                }
+                SizeClasses c = new SizeClasses(range[0], range[1], steps, 1 << 20);
+                try (BufferPool<byte[]> pool = BufferPool.bytes().minClassSize(range[0])
+                        .maxClassSize(range[1]).classesPerDoubling(steps).build()) {
+                    java.util.List<Integer> sizes = new java.util.ArrayList<>();
+                    for (int n = 0; n <= Math.min(1 << 14, range[1] + 1); n++) {
+                        sizes.add(n);
+                    }
+                    for (int i = 0; i < c.count(); i++) {
+                        sizes.add(c.size(i) - 1);
+                        sizes.add(c.size(i));
+                        sizes.add(c.size(i) + 1);
+                    }
+                    String where = "steps " + steps + ", classes " + range[0] + " to " + range[1];
+                    for (int n : sizes) {
+                        int i = c.indexFor(n, "p");
+                        byte[] b = pool.acquire(n);
+                        assertEquals(i == c.count() ? n : c.size(i), b.length, where + ": acquire(" + n + ")");
+                        pool.release(b);
+                        boolean isClass = n <= range[1] && n == c.size(Math.min(i, c.count() - 1));
+                        if (!isClass && n <= range[1]) {
+                            byte[] foreign = new byte[n];
+                            assertThrows(IllegalArgumentException.class, () -> pool.release(foreign),
+                                    where + ": release of " + n + " bytes");
+                        }
+                    }
+                    assertEquals(0, pool.stats().oversizedReleased() - pool.stats().oversizedAcquired());
+                }
+            }
+        }
+    }
+
     @Test
     void acquireAboveTheLargestClassGivesAnExactBufferThatIsNotKept() {
         try (BufferPool<byte[]> pool = BufferPool.bytes().build()) {
