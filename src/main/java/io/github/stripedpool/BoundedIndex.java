@@ -55,17 +55,30 @@ final class BoundedIndex {
     /** Entries in {@link #slots}; under {@link #lock}. */
     private int size;
 
-    /** The entry that holds {@code x} now, or null if none does. */
+    /**
+     * The entry that holds {@code x} now, or null if none does. It returns the entry it checked,
+     * never the slot read again: between the two reads a removal may have left its tombstone
+     * there ({@code BoundedIndexLookupVsRehashRace} saw {@link #REMOVED} come back that way). The
+     * probe is {@link #indexOf}'s, step for step.
+     */
     BoundedEntry find(Object x) {
         BoundedEntry[] s = slots;
-        int i = indexOf(s, x);
-        return i >= 0 ? s[i] : null;
+        int mask = s.length - 1;
+        for (int i = home(System.identityHashCode(x), mask); ; i = (i + 1) & mask) {
+            BoundedEntry e = s[i];
+            if (e == null) {
+                return null;
+            }
+            if (e.holds(x)) {
+                return e;
+            }
+        }
     }
 
     /**
      * The slot of the entry that holds {@code x}, or, if none does, {@code -1 - k} where
-     * {@code k} is the null slot that ended the probe. Both {@link #find} and {@link #probes}
-     * use it, so that what a test counts is what a release does.
+     * {@code k} is the null slot that ended the probe: the probe of {@link #find}, for
+     * {@link #probes}, so that what a test counts is what a release does.
      */
     private static int indexOf(BoundedEntry[] s, Object x) {
         int mask = s.length - 1;
