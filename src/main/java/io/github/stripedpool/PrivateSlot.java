@@ -16,10 +16,11 @@ import java.lang.invoke.VarHandle;
  * a compare-and-set from the object it read, so that a third party never erases an object put
  * after it looked: a CAS from {@code x} succeeds only while {@code x} itself is in the slot.
  *
- * <p>The spare entries ({@link #spares}, a magazine of {@link #SPARES}), in plain slots only,
- * follow the same rules entry by entry: owner-only non-null writes ({@link #putSpare}), plain
- * takes by the owner ({@link #takeSpare}, once the slot's own object is out), compare-and-set
- * takes by third parties, which only forget what they take from a live owner. The owner fills
+ * <p>The spare entries ({@link #spares}, a magazine of {@link #SPARES}) follow the same rules
+ * entry by entry, in both modes below: owner-only non-null writes ({@link #putSpare}), takes by
+ * the owner ({@link #takeSpare}, once the slot's own object is out; plain, or by compare-and-set
+ * in an exact slot), compare-and-set takes by third parties, which only forget what they take
+ * from a live owner's plain slot and destroy what they take from an exact one. The owner fills
  * them as a stack: entries from {@link #spareTop} up are null, because only the owner writes
  * non-null and it writes at {@code spareTop} only; entries below may be null too where a third
  * party forgot an object (a hole, skipped by the owner's next takes). Each entry holds one of the
@@ -152,9 +153,11 @@ final class PrivateSlot extends PrivateSlotFields {
     }
 
     /**
-     * The owner takes the object of its top full spare entry (a plain slot only), or gets null.
-     * Skips holes that third parties left; reopens the release fast path, which full spare
-     * entries close (see {@link #putSpare}), once every entry is empty.
+     * The owner takes the object of its top full spare entry, or gets null. Skips holes that
+     * third parties left; reopens the release fast path, which full spare entries close (see
+     * {@link #putSpare}), once every entry is empty. In an {@link #exact} slot each take is a
+     * compare-and-set, as {@link #takeExact} is for {@link #item}: a third party destroys what it
+     * takes, and a failed take is a hole.
      */
     Object takeSpare() {
         Object x = null;
@@ -162,7 +165,11 @@ final class PrivateSlot extends PrivateSlotFields {
         while (i > 0 && x == null) {
             i--;
             x = spares[i];
-            spares[i] = null; // plain: a third party only forgets, as with item
+            if (!exact) {
+                spares[i] = null; // plain: a third party only forgets, as with item
+            } else if (x != null && !SPARE.compareAndSet(spares, i, x, null)) {
+                x = null; // aging or close took it, to destroy it
+            }
         }
         spareTop = i;
         if (x != null) {
@@ -187,9 +194,9 @@ final class PrivateSlot extends PrivateSlotFields {
         return spareTop < spareCap;
     }
 
-    /** Whether the owner may ask for one more spare permit: a plain slot below {@link #SPARES}. */
+    /** Whether the owner may ask for one more spare permit: it holds fewer than {@link #SPARES}. */
     boolean mayAskSpare() {
-        return spares != null && spareCap < SPARES;
+        return spareCap < SPARES;
     }
 
     /**
@@ -197,13 +204,25 @@ final class PrivateSlot extends PrivateSlotFields {
      * Closes the release fast path while an entry is full, so that the fast path, which checks
      * only {@link #item} and {@link #lastShared}, never takes a second release of a spare's
      * object; the checked path compares with the entries too ({@link #spareHolds}).
+     *
+     * <p>In an {@link #exact} slot the put is a volatile write, so that the caller's next read
+     * of the pool's closed flag cannot come before it: the same handshake with close as
+     * {@link #put}'s compare-and-set (only the owner writes a non-null value, and entries from
+     * {@link #spareTop} up are null, so a compare-and-set could not fail here).
+     *
+     * @return the entry's index, for the caller's closed check
      */
-    void putSpare(Object x) {
+    int putSpare(Object x) {
         int i = spareTop;
         sparePuts[i]++;
         fastPut = NO_FAST_PUT;
-        SPARE.setRelease(spares, i, x);
+        if (exact) {
+            SPARE.setVolatile(spares, i, x);
+        } else {
+            SPARE.setRelease(spares, i, x);
+        }
         spareTop = i + 1;
+        return i;
     }
 
     /** Whether {@code x} is idle in one of the owner's spare entries; owner only, bounded. */
@@ -216,9 +235,9 @@ final class PrivateSlot extends PrivateSlotFields {
         return false;
     }
 
-    /** The number of spare entries a third party looks at: 0 in an {@link #exact} slot. */
+    /** The number of spare entries a third party looks at. */
     int spareEntries() {
-        return spares == null ? 0 : SPARES;
+        return SPARES;
     }
 
     /** Any thread (aging, close, stats of a closed pool) takes entry {@code i}'s {@code x}. */
@@ -304,12 +323,12 @@ abstract class PrivateSlotFields extends PadHead {
     /** Whether third parties may destroy what they take, so the owner must use CAS. */
     final boolean exact;
     /**
-     * No destroy hook (not {@link #exact}) and no sampled leak detection ({@link #leaks} null).
-     * Read by the pool's acquire, which takes from a spare entry inline only in such a slot: a
-     * plain take, with no tracked object to account for. The release's fast path does not read
-     * it; it is open or closed through {@link #fastPut}.
+     * No sampled leak detection ({@link #leaks} null). Read by the pool's acquire, which takes
+     * from a spare entry inline only in such a slot (plainly, or by compare-and-set in an
+     * {@link #exact} one): no tracked object to account for and no countdown to keep. The
+     * release's fast path does not read it; it is open or closed through {@link #fastPut}.
      */
-    final boolean plain;
+    final boolean spareInline;
     /** The pool's table of sampled leak detection, or null. */
     final LeakTable leaks;
     /**
@@ -326,15 +345,15 @@ abstract class PrivateSlotFields extends PadHead {
     long countdown;
     /** Whether this thread holds one of the pool's private-slot permits; owner only. */
     boolean mayPut;
-    /** How many spare entries a plain slot has: with {@link #item}, 8 objects per thread. */
+    /** How many spare entries a slot has: with {@link #item}, 8 objects per thread. */
     static final int SPARES = 7;
     /**
-     * Idle objects behind {@link #item}, in a slot that is not {@link #exact}, one per spare
-     * permit the owner holds ({@link #spareCap}): a thread that holds several objects at once
-     * cycles them here instead of through a stripe. Written like {@link #item}: only the owner
-     * writes a non-null value, at {@link #spareTop}; the owner takes with plain accesses, third
-     * parties by compare-and-set, and they only forget what they take from a live owner. Null in
-     * an exact slot. Final, so a third party that reads the slot sees the array.
+     * Idle objects behind {@link #item}, one per spare permit the owner holds
+     * ({@link #spareCap}): a thread that holds several objects at once cycles them here instead
+     * of through a stripe. Written like {@link #item}: only the owner writes a non-null value, at
+     * {@link #spareTop}; the owner takes with plain accesses (by compare-and-set in an
+     * {@link #exact} slot), third parties by compare-and-set, and they only forget what they take
+     * from a live owner's plain slot. Final, so a third party that reads the slot sees the array.
      */
     final Object[] spares;
     /** Entries from here up are null; owner only. */
@@ -413,24 +432,16 @@ abstract class PrivateSlotFields extends PadHead {
         this.home = home;
         this.exact = exact;
         this.leaks = leaks;
-        this.plain = !exact && leaks == null;
+        this.spareInline = leaks == null;
         this.casTake = exact && leaks == null;
         this.fastPutOnPermit = fastPutOnPermit(exact, leaks != null, hooks);
-        this.fastUntil = plain ? Long.MAX_VALUE : Long.MIN_VALUE;
-        if (exact) {
-            this.spares = null;
-            this.spareStripes = null;
-            this.sparePuts = null;
-            this.agingSparePuts = null;
-            this.agingSawSpare = null;
-        } else {
-            this.spares = new Object[PrivateSlot.SPARES];
-            this.spareStripes = new int[PrivateSlot.SPARES];
-            this.sparePuts = new long[PrivateSlot.SPARES];
-            this.agingSparePuts = new long[PrivateSlot.SPARES];
-            java.util.Arrays.fill(this.agingSparePuts, -1);
-            this.agingSawSpare = new boolean[PrivateSlot.SPARES];
-        }
+        this.fastUntil = !exact && leaks == null ? Long.MAX_VALUE : Long.MIN_VALUE;
+        this.spares = new Object[PrivateSlot.SPARES];
+        this.spareStripes = new int[PrivateSlot.SPARES];
+        this.sparePuts = new long[PrivateSlot.SPARES];
+        this.agingSparePuts = new long[PrivateSlot.SPARES];
+        java.util.Arrays.fill(this.agingSparePuts, -1);
+        this.agingSawSpare = new boolean[PrivateSlot.SPARES];
     }
 
     private static int fastPutOnPermit(boolean exact, boolean sampled, int hooks) {

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * threads have no private slot (virtual threads) still keeps up to {@code maxIdle} idle. A slot
  * asks at most once per aging epoch ({@link PrivateSlotFields#permitTry}, owner only), so a
  * thread refused once does not contend on {@link #left} at every release. A permit comes back
- * when its slot is reaped ({@link #giveBack}), by exactly one reaper. A plain slot may hold up
+ * when its slot is reaped ({@link #giveBack}), by exactly one reaper. A slot may hold up
  * to {@link PrivateSlotFields#SPARES} more, one for each of its spare entries
  * ({@link PrivateSlotFields#spares}), lent the same way, one at a time as the thread holds more
  * objects at once. A refused slot asks again in the next epoch, not before; a slot that was lent
@@ -34,8 +34,8 @@ final class SlotPermits {
 
     /**
      * Tries to borrow a stripe's unit of capacity for the slot {@code s}: its first permit, or,
-     * once it holds that one, the permit of its next spare entry (asked for by plain slots only,
-     * below {@link PrivateSlotFields#SPARES}). After a refusal, not again in the same aging epoch.
+     * once it holds that one, the permit of its next spare entry (while it holds fewer than
+     * {@link PrivateSlotFields#SPARES}). After a refusal, not again in the same aging epoch.
      */
     boolean tryLend(PrivateSlot s, int epoch) {
         boolean spare = s.mayPut;

@@ -11,9 +11,9 @@ import java.util.function.Consumer;
  * <p>Structure, from the cheapest tier to the dearest:
  * <ol>
  *   <li>a {@link PrivateSlot} per platform thread (one object, and up to
- *       {@link PrivateSlotFields#SPARES} more in its spare entries when the pool has no destroy
- *       hook, for a thread that holds several at once; no other thread touches it except aging,
- *       close and the reaping of a dead owner);</li>
+ *       {@link PrivateSlotFields#SPARES} more in its spare entries, for a thread that holds
+ *       several at once; no other thread touches it except aging, close and the reaping of a
+ *       dead owner);</li>
  *   <li>the thread's home {@link Stripe}, about one per processor, assigned round-robin;</li>
  *   <li>the other stripes (stealing);</li>
  *   <li>victims: objects in any stripe that have already survived an aging cycle idle;</li>
@@ -38,8 +38,8 @@ import java.util.function.Consumer;
  *
  * <p>Invariants.
  * <ul>
- *   <li><b>Exclusivity.</b> Every stripe slot and every private slot of a pool with a destroy
- *       hook is emptied only by compare-and-set, so an object goes to one taker. In a private
+ *   <li><b>Exclusivity.</b> Every stripe slot, and every private slot and spare entry of a pool
+ *       with a destroy hook, is emptied only by compare-and-set, so an object goes to one taker. In a private
  *       slot without a destroy hook, a third party may take an object at the instant its owner
  *       does; it then only forgets it, never hands it out (see {@link PrivateSlot}).</li>
  *   <li><b>Reset before reuse.</b> {@link #release} runs the reset hook before the object is
@@ -53,8 +53,8 @@ import java.util.function.Consumer;
  *       one, then takes every object out of every slot. The table is read with a volatile read
  *       on every fast path, so a call that happens after close finds no slot there and takes the
  *       slow path, which checks the flag: the swap is the fast path's closed check, at no cost.
- *       A release racing close: in a pool with a destroy hook, the put is a CAS and is followed
- *       by a read of the flag (a Dekker pair with close's write of the flag and read of the
+ *       A release racing close: in a pool with a destroy hook, the put is a CAS (a volatile write
+ *       in a spare entry) and is followed by a read of the flag (a Dekker pair with close's write of the flag and read of the
  *       slot), so the object is destroyed exactly once; without a destroy hook, a racing put
  *       may leave its object in the slot after close returned, and the owner's next acquire,
  *       {@code stats()} or another {@code close()} forgets it (there is nothing to destroy).</li>
@@ -170,8 +170,8 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
                 if (s.casTake && s.takeExact(x)) { // a destroy hook: see PrivateSlot
                     return (T) x;
                 }
-            } else if (s.spareTop > 0 && s.plain && (x = s.takeSpare()) != null) {
-                return (T) x; // a thread holding several: its spare entries (plain slots only)
+            } else if (s.spareTop > 0 && s.spareInline && (x = s.takeSpare()) != null) {
+                return (T) x; // a thread holding several: its spare entries (not under sampling)
             }
         }
         return acquireSlow(t, s);
@@ -384,7 +384,11 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
                 return;
             }
         } else if (s.item != null && (s.spareHasRoom() || s.mayAskSpare() && permits.tryLend(s, epoch))) {
-            s.putSpare(x); // plain, like a plain put: see PrivateSlotFields#spares
+            int i = s.putSpare(x); // like a put: see PrivateSlotFields#spares
+            // Dekker with close(), as above: putSpare's volatile write, then the flag.
+            if (s.exact && closed && s.takeSpareFromOutside(i, x)) {
+                UserHooks.rethrowVmError(hooks.drop(x, s, null));
+            }
             return;
         }
         s.sharedReleases++;

@@ -105,11 +105,12 @@ class AgingTest {
      */
     @Test
     void objectIdleThroughOneCycleIsAcquiredAsAVictim() {
-        try (Pool<Tracked> pool = objects.builder().agingInterval(Duration.ofSeconds(1))
-                .name("aging-victim").build()) {
+        try (UnboundedPool<Tracked> pool = PoolAssertions.engine(
+                objects.builder().agingInterval(Duration.ofSeconds(1)), "aging-victim")) {
             Tracked a = pool.acquire();
             Tracked b = pool.acquire();
             pool.release(a); // private slot: a hit there is counted as private, whatever its age
+            pool.permits.withdrawAll(); // no spare-entry permit: the next release beyond the slot goes to a stripe
             pool.release(b); // a stripe
             long before = pool.stats().agingCycles();
             awaitAgingCycles(pool, before + 1);

@@ -64,6 +64,7 @@ class PoolBehaviourTest {
             Tracked a = pool.acquire();
             Tracked b = pool.acquire();
             pool.release(a); // private slot
+            pool.permits.withdrawAll(); // no spare-entry permit: the next release beyond the slot goes to a stripe
             pool.release(b); // home stripe: the slot holds a
             assertSame(a, pool.acquire());
             assertSame(b, pool.acquire());
@@ -88,6 +89,7 @@ class PoolBehaviourTest {
                 Tracked a = pool.acquire();
                 Tracked b = pool.acquire();
                 pool.release(a); // the filler's private slot
+                pool.permits.withdrawAll(); // no spare-entry permit: the next release beyond the slot goes to a stripe
                 pool.release(b); // stripe 0
                 released.add(b);
             });
@@ -110,6 +112,7 @@ class PoolBehaviourTest {
             Tracked a = pool.acquire();
             Tracked b = pool.acquire();
             pool.release(a);
+            pool.permits.withdrawAll(); // no spare-entry permit: the next release beyond the slot goes to a stripe
             pool.release(b);
             forceAgingCycle(pool);
             assertEquals(2, pool.stats().idle(), "one cycle must not drop anything");
@@ -166,6 +169,7 @@ class PoolBehaviourTest {
             a.payload = "a";
             b.payload = "b";
             pool.release(a);
+            pool.permits.withdrawAll(); // no spare-entry permit: the next release beyond the slot goes to a stripe
             pool.release(b); // reaches the stripes, where other threads can take it
             Tracked[] taken = new Tracked[1];
             Thread other = new Thread(() -> taken[0] = pool.acquire());

@@ -118,6 +118,7 @@ class ResetSecurityTest {
         Buffer b = pool.acquire();
         b.writeSecret();
         pool.release(parked); // fills this thread's private slot
+        pool.permits.withdrawAll(); // no spare-entry permit: the next release beyond the slot goes to a stripe
         pool.release(b); // so this one goes to the stripe
         Buffer got = onNewThread(pool::acquire);
         assertSame(b, got, "the other thread takes the object from the stripe");
@@ -133,6 +134,7 @@ class ResetSecurityTest {
         Buffer b = pool.acquire();
         b.writeSecret();
         pool.release(parked);
+        pool.permits.withdrawAll(); // no spare-entry permit: the next release beyond the slot goes to a stripe
         pool.release(b);
         Buffer got = onNewThread(pool::acquire);
         assertSame(b, got);
@@ -147,6 +149,7 @@ class ResetSecurityTest {
         Buffer b = pool.acquire();
         b.writeSecret();
         pool.release(parked);
+        pool.permits.withdrawAll(); // no spare-entry permit: the next release beyond the slot goes to a stripe
         pool.release(b);
         age(pool); // one cycle: b is now a victim, not yet dropped
         Buffer got = onNewThread(pool::acquire);

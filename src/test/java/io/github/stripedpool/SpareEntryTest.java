@@ -19,7 +19,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The spare entries behind a plain private slot (no destroy hook): a thread that holds up to
+ * The spare entries behind a private slot, here without a destroy hook (plain takes and puts;
+ * {@link SpareEntryExactTest} runs every test again with one): a thread that holds up to
  * {@code PrivateSlot.SPARES + 1} objects at once keeps them all in its slot. Each test attacks
  * one of their promises: a second release of any idle object is refused on every path, every
  * entry is counted idle, ages out like the slot's object, is forgotten at close and goes back to
@@ -30,14 +31,19 @@ class SpareEntryTest {
     /** The most objects a thread keeps in its slot: the slot's own and one per spare entry. */
     private static final int MAGAZINE = PrivateSlot.SPARES + 1;
 
-    private final Tracked.Factory objects = new Tracked.Factory();
+    final Tracked.Factory objects = new Tracked.Factory();
 
-    private UnboundedPool<Tracked> pool(String name) {
-        return engine(Pool.builder(objects::create).agingInterval(MANUAL_AGING), name);
+    /** The builder of every pool of these tests. */
+    PoolBuilder<Tracked> builder() {
+        return Pool.builder(objects::create);
+    }
+
+    UnboundedPool<Tracked> pool(String name) {
+        return engine(builder().agingInterval(MANUAL_AGING), name);
     }
 
     /** Holds {@code k} objects, releases them in reverse; returns them in acquisition order. */
-    private static Tracked[] holdAndRelease(Pool<Tracked> pool, int k) {
+    static Tracked[] holdAndRelease(Pool<Tracked> pool, int k) {
         Tracked[] held = new Tracked[k];
         for (int i = 0; i < k; i++) {
             held[i] = pool.acquire();
@@ -48,7 +54,7 @@ class SpareEntryTest {
         return held;
     }
 
-    private static int idleInStripes(UnboundedPool<?> pool) {
+    static int idleInStripes(UnboundedPool<?> pool) {
         int n = 0;
         for (Stripe st : pool.stripes()) {
             n += st.countIdle();
@@ -246,7 +252,7 @@ class SpareEntryTest {
     @ParameterizedTest(name = "maxIdle {0}")
     @ValueSource(ints = {1, 2, 3, 4, 9})
     void theSpareEntriesNeverTakeThePoolOverMaxIdle(int maxIdle) {
-        try (UnboundedPool<Tracked> pool = engine(Pool.builder(objects::create)
+        try (UnboundedPool<Tracked> pool = engine(builder()
                 .agingInterval(MANUAL_AGING).maxIdle(maxIdle), "spare-max-idle-" + maxIdle)) {
             for (int i = 0; i < 100; i++) {
                 holdAndRelease(pool, MAGAZINE + 2);
@@ -261,36 +267,54 @@ class SpareEntryTest {
     @Test
     void threadsHoldingSeveralNeverShareAnObject() throws Exception {
         try (UnboundedPool<Tracked> pool = pool("spare-threads")) {
-            List<Thread> threads = new ArrayList<>();
-            List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
-            for (int t = 0; t < 4; t++) {
-                Thread th = new Thread(() -> {
-                    try {
-                        for (int i = 0; i < 20_000; i++) {
-                            Tracked[] held = new Tracked[MAGAZINE];
-                            for (int j = 0; j < MAGAZINE; j++) {
-                                held[j] = pool.acquire();
-                                if (!held[j].owner.compareAndSet(null, Thread.currentThread())) {
-                                    throw new AssertionError(held[j] + " held by two threads");
-                                }
-                            }
-                            for (int j = MAGAZINE - 1; j >= 0; j--) {
-                                held[j].owner.set(null);
-                                pool.release(held[j]);
-                            }
-                        }
-                    } catch (Throwable e) {
-                        errors.add(e);
-                    }
-                });
-                threads.add(th);
-                th.start();
-            }
-            for (Thread th : threads) {
-                th.join();
-            }
-            assertEquals(List.of(), errors);
+            assertEquals(List.of(), holdInThreads(pool, new int[] {MAGAZINE, MAGAZINE, MAGAZINE, MAGAZINE}, () -> { }));
             assertBalanced(pool);
         }
+    }
+
+    /**
+     * One thread per entry of {@code held}, each holding that many objects at once, 20,000 times,
+     * while this thread runs {@code meanwhile} over and over. Each acquisition is checked: held by
+     * no other thread (an owner set by compare-and-set) and never destroyed.
+     *
+     * @return what the threads threw, empty if nothing
+     */
+    static List<Throwable> holdInThreads(Pool<Tracked> pool, int[] held, Runnable meanwhile)
+            throws InterruptedException {
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (int k : held) {
+            Thread th = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 20_000; i++) {
+                        Tracked[] objects = new Tracked[k];
+                        for (int j = 0; j < k; j++) {
+                            objects[j] = pool.acquire();
+                            if (objects[j].destroys.get() != 0) {
+                                throw new AssertionError("handed out after its destroy: " + objects[j]);
+                            }
+                            if (!objects[j].owner.compareAndSet(null, Thread.currentThread())) {
+                                throw new AssertionError(objects[j] + " held by two threads");
+                            }
+                        }
+                        for (int j = k - 1; j >= 0; j--) {
+                            objects[j].owner.set(null);
+                            pool.release(objects[j]);
+                        }
+                    }
+                } catch (Throwable e) {
+                    errors.add(e);
+                }
+            });
+            threads.add(th);
+            th.start();
+        }
+        while (threads.stream().anyMatch(Thread::isAlive)) {
+            meanwhile.run();
+        }
+        for (Thread th : threads) {
+            th.join();
+        }
+        return errors;
     }
 }

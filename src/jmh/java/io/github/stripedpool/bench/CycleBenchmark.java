@@ -24,6 +24,9 @@ import org.openjdk.jmh.infra.Blackhole;
  *       both, leak detection {@code SAMPLED} and {@code PARANOID};</li>
  *   <li>{@code floor} ({@link FloorPeer}): one plain slot per thread in a table indexed by thread
  *       id, the least code that reuses an object; no pool can be cheaper;</li>
+ *   <li>{@code floorExact} ({@link FloorExactPeer}): the floor with the two compare-and-sets
+ *       a destroy hook's exactly-once guarantee needs; no pool with that guarantee can be
+ *       cheaper;</li>
  *   <li>{@code netty}: Netty 4.2's {@code Recycler} on the threads it pools on (every worker
  *       thread of this benchmark is a {@code FastThreadLocalThread}, see
  *       {@link FastThreadExecutor}); {@code stormpot}, {@code concurrentBag} (HikariCP),
@@ -47,7 +50,7 @@ import org.openjdk.jmh.infra.Blackhole;
         FastThreadExecutor.SELECT, FastThreadExecutor.CLASS})
 public class CycleBenchmark {
 
-    @Param({"striped", "stripedReset", "stripedDestroy", "stripedHooks", "stripedSampled", "stripedParanoid", "floor", "netty",
+    @Param({"striped", "stripedReset", "stripedDestroy", "stripedHooks", "stripedSampled", "stripedParanoid", "floor", "floorExact", "netty",
             "stormpot", "concurrentBag", "commonsPool2", "alloc"})
     public String impl;
 

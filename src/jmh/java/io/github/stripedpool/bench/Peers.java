@@ -27,7 +27,7 @@ final class Peers {
      */
     static final long MAX_CREATED = 4096;
 
-    static final String NAMES = "striped, stripedReset, stripedDestroy, stripedHooks, stripedSampled, stripedParanoid, floor, netty, "
+    static final String NAMES = "striped, stripedReset, stripedDestroy, stripedHooks, stripedSampled, stripedParanoid, floor, floorExact, netty, "
             + "stormpot, concurrentBag, commonsPool2, alloc";
 
     private Peers() {
@@ -44,6 +44,8 @@ final class Peers {
                 return new AllocPeer(size);
             case "floor":
                 return new FloorPeer(factory);
+            case "floorExact":
+                return new FloorExactPeer(factory);
             case "netty":
                 return new NettyPeer(factory, size);
             case "stormpot":

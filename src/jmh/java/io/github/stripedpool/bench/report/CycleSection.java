@@ -71,6 +71,16 @@ final class CycleSection {
             ts.forEach(t -> row.add(Ratio.text(Ratio.of(runs.cycle("floor", t), runs.cycle("striped", t)))));
             ratios.add(row);
         }
+        if (impls.contains("floorExact")) {
+            List<String> row = new ArrayList<>(List.of("exact floor ÷ striped-pool, destroy hook (how far from "
+                    + "the floor of an exact destroy)"));
+            ts.forEach(t -> row.add(Ratio.text(Ratio.of(runs.cycle("floorExact", t), runs.cycle("stripedDestroy", t)))));
+            ratios.add(row);
+            List<String> netty = new ArrayList<>(List.of("exact floor ÷ Netty Recycler (what a destroy hook "
+                    + "can reach)"));
+            ts.forEach(t -> netty.add(Ratio.text(Ratio.of(runs.cycle("floorExact", t), runs.cycle("netty", t)))));
+            ratios.add(netty);
+        }
         List<String> scaling = new ArrayList<>(List.of("striped-pool ÷ striped-pool at 1 thread (scaling)"));
         ts.forEach(t -> scaling.add(Ratio.text(Ratio.of(runs.cycle("striped", t), runs.cycle("striped", 1)))));
         ratios.add(scaling);

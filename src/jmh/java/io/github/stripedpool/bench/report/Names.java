@@ -11,7 +11,7 @@ import java.util.TreeSet;
 final class Names {
     /** Table and chart order; an implementation not listed here follows, sorted by name. */
     static final List<String> ORDER = List.of("striped", "stripedReset", "stripedDestroy",
-            "stripedHooks", "stripedSampled", "stripedParanoid", "floor", "netty", "stormpot", "vibur", "concurrentBag", "commonsPool2",
+            "stripedHooks", "stripedSampled", "stripedParanoid", "floor", "floorExact", "netty", "stormpot", "vibur", "concurrentBag", "commonsPool2",
             "alloc", "ceiling");
     private static final Map<String, String> NAMES = Map.ofEntries(
             Map.entry("striped", "striped-pool"),
@@ -21,6 +21,7 @@ final class Names {
             Map.entry("stripedSampled", "striped-pool, leak detection SAMPLED"),
             Map.entry("stripedParanoid", "striped-pool, leak detection PARANOID"),
             Map.entry("floor", "floor (one plain slot per thread)"),
+            Map.entry("floorExact", "exact floor (one slot per thread, taken and put by compare-and-set)"),
             Map.entry("netty", "Netty Recycler"),
             Map.entry("stormpot", "Stormpot"),
             Map.entry("vibur", "Vibur"),
@@ -53,11 +54,15 @@ final class Names {
         return out;
     }
 
-    /** The peers of {@code impls}: everything but the library's own rows. */
+    /**
+     * The peers of {@code impls}: everything but the library's own rows and the exact floor,
+     * which is the limit of the destroy-hook mode, not of the bare pool, and has its own row.
+     */
     static List<String> peers(List<String> impls) {
         List<String> out = new ArrayList<>(impls);
         out.remove("striped");
         out.removeAll(MODES);
+        out.remove("floorExact");
         return out;
     }
 

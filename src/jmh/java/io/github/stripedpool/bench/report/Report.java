@@ -153,6 +153,11 @@ public final class Report {
                 + "slot: take the slot's object or make one, put it back or drop it. No counters, no checks, "
                 + "no atomic instruction: the least code that reuses an object, so no pool can be faster. Not "
                 + "a usable pool (colliding ids would share a slot, nothing is shared between threads).\n");
+        page.add("- **exact floor**: the floor with the two compare-and-sets that destroying each object "
+                + "exactly once needs (the owner takes by compare-and-set, because a closing thread may take "
+                + "the same object to destroy it; it puts by compare-and-set and then reads the closed flag, "
+                + "one half of a handshake with close). No pool that keeps `close()`'s contract can be faster "
+                + "with a destroy hook; compared with the destroy-hook rows only.\n");
         page.add("- **Netty Recycler** 4.2, on `FastThreadLocalThread`s (JMH's workers, through a custom "
                 + "executor): its only pooling case since 4.2. Checked to pool: the peer refuses any other "
                 + "thread, and every pool's objects are counted after each trial.\n");

@@ -96,7 +96,8 @@ final class Verdict {
 
     private List<String> missed() {
         return goals.stream().filter(Goals.Goal::missed)
-                .map(g -> g.target + " (" + g.measured + (g.met.endsWith("spread") ? ", within the spread" : "")
+                .map(g -> g.target + " (" + g.measured + (g.met.endsWith("spread") ? ", within the spread"
+                        : g.met.endsWith("on this machine") ? ": " + g.met.substring(g.met.indexOf(',') + 2) : "")
                         + ")").collect(Collectors.toList());
     }
 
