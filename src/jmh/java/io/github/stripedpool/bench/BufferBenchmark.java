@@ -5,6 +5,7 @@ import io.github.stripedpool.PoolBuilder;
 import io.github.stripedpool.buffer.BufferPool;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.util.internal.PlatformDependent;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +40,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * by the caller, which is what {@code BufferPool} saves writing, and the buffer released to the
  * pool it was acquired from; {@code handByCapacity} the same pools, the buffer released to the
  * pool of its capacity, as code that releases a buffer far from where it was acquired must (and
- * as {@code BufferPool.release} does); {@code netty} Netty's
+ * as {@code BufferPool.release} does); {@code handFreeing}, direct buffers only and not among
+ * the default rows, {@code handBuilt} with a destroy hook that frees a dropped buffer's memory at
+ * once, as {@code BufferPool}'s does (a destroy hook makes every take and put of a private slot
+ * a compare-and-set, see {@code docs/design.md}; {@code handBuilt} leaves dropped buffers to the
+ * collector); {@code netty} Netty's
  * {@code PooledByteBufAllocator} (its per-thread caches are used on the {@code FastThreadLocalThread}s
  * the fork runs its workers on); {@code jetty} Jetty 12's {@code ArrayByteBufferPool.Quadratic}
  * (power-of-two buckets up to 64 KiB); {@code alloc} a new {@code byte[]} or
@@ -118,9 +123,16 @@ public class BufferBenchmark {
             case "handBuilt", "handByCapacity" -> {
                 boolean byCapacity = impl.equals("handByCapacity");
                 yield direct
-                        ? new HandBuilt<ByteBuffer>(ByteBuffer::allocateDirect, ByteBuffer::clear, BufferBenchmark::touch,
-                                byCapacity)
-                        : new HandBuilt<byte[]>(byte[]::new, null, BufferBenchmark::touch, byCapacity);
+                        ? new HandBuilt<ByteBuffer>(ByteBuffer::allocateDirect, ByteBuffer::clear, null,
+                                BufferBenchmark::touch, byCapacity)
+                        : new HandBuilt<byte[]>(byte[]::new, null, null, BufferBenchmark::touch, byCapacity);
+            }
+            case "handFreeing" -> {
+                if (!direct) {
+                    throw new IllegalArgumentException("handFreeing is a direct-buffer row: run it with -p kind=direct");
+                }
+                yield new HandBuilt<ByteBuffer>(ByteBuffer::allocateDirect, ByteBuffer::clear,
+                        PlatformDependent::freeDirectBuffer, BufferBenchmark::touch, false);
             }
             case "netty" -> netty(direct);
             case "jetty" -> jetty(direct);
@@ -191,14 +203,15 @@ public class BufferBenchmark {
         private final boolean byCapacity;
 
         @SuppressWarnings("unchecked")
-        HandBuilt(IntFunction<T> make, Consumer<T> reset, Touch<T> touch, boolean byCapacity) {
+        HandBuilt(IntFunction<T> make, Consumer<T> reset, Consumer<T> destroy, Touch<T> touch, boolean byCapacity) {
             this.touch = touch;
             this.byCapacity = byCapacity;
             pools = (Pool<T>[]) new Pool<?>[11];
             for (int i = 0; i < pools.length; i++) {
                 int size = 64 << i;
                 PoolBuilder<T> b = Pool.builder(() -> make.apply(size));
-                pools[i] = (reset == null ? b : b.reset(reset)).build();
+                b = reset == null ? b : b.reset(reset);
+                pools[i] = (destroy == null ? b : b.destroy(destroy)).build();
             }
         }
 
