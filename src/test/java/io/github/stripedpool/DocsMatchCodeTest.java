@@ -203,6 +203,32 @@ class DocsMatchCodeTest {
         assertTrue(missing.isEmpty(), "which-pool.md quotes ratios benchmarks.md does not have: " + missing);
     }
 
+    /**
+     * Every jcstress race of {@code src/jcstress/java} has its row in reliability.md's table (what
+     * it races, what is allowed, what is forbidden), and every race the table names exists.
+     */
+    @Test
+    void everyJcstressRaceIsInTheReliabilityTable() throws IOException {
+        Set<String> races = new TreeSet<>();
+        try (Stream<Path> files = Files.list(Path.of("src/jcstress/java/io/github/stripedpool"))) {
+            files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith("Race.java"))
+                    .forEach(n -> races.add(n.substring(0, n.length() - ".java".length())));
+        }
+        assertTrue(races.size() > 30, "only " + races.size() + " races found: " + races);
+        String page = read("docs/reliability.md");
+        Set<String> rows = new TreeSet<>();
+        Matcher row = Pattern.compile("(?m)^\\| `(\\w+Race)` \\|").matcher(page);
+        while (row.find()) {
+            rows.add(row.group(1));
+        }
+        Set<String> undocumented = new TreeSet<>(races);
+        undocumented.removeAll(rows);
+        Set<String> gone = new TreeSet<>(rows);
+        gone.removeAll(races);
+        assertEquals(Set.of(), undocumented, "races without a row in docs/reliability.md");
+        assertEquals(Set.of(), gone, "rows of docs/reliability.md for races that do not exist");
+    }
+
     private static String javadocOf(String source, String declaration) {
         int at = source.indexOf(declaration);
         assertTrue(at > 0, declaration + " not found");
