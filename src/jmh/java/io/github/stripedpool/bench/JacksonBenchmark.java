@@ -34,6 +34,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *       thread here.</li>
  * </ul>
  *
+ * <p>{@code pool}: Jackson's four pools, this library's, {@code nonRecycling} (a new recycler
+ * each time) and {@code floor} ({@link CarrierRecyclerFloor}: one recycler per carrier thread in
+ * a plain slot, the least any pool can cost here; its distance from the best pool bounds what any
+ * pool can still gain on this workload).
+ *
  * <pre>
  * java -jar target-jmh/benchmarks.jar 'JacksonBenchmark.platform' -t 2 -prof gc
  * java -jar target-jmh/benchmarks.jar 'JacksonBenchmark.virtual' -t 1 -prof gc
@@ -44,9 +49,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch",
+        "--add-opens=java.base/java.lang=ALL-UNNAMED"}) // for the floor's carrier thread only
 public class JacksonBenchmark {
-    @Param({"threadLocal", "lockFree", "concurrentDeque", "bounded", "striped", "nonRecycling"})
+    @Param({"threadLocal", "lockFree", "concurrentDeque", "bounded", "striped", "nonRecycling", "floor"})
     public String pool;
 
     private ObjectMapper mapper;

@@ -50,7 +50,9 @@ final class JacksonWorkload {
     }
 
     /**
-     * A new pool of the kind {@code name}, one of {@link #POOLS}. Jackson deprecated its lock-free
+     * A new pool of the kind {@code name}, one of {@link #POOLS}, or {@code floor}
+     * ({@link CarrierRecyclerFloor}: a measure, not a pool, so not in {@link #POOLS}, whose
+     * retained memory {@link JacksonBurstMemory} reports). Jackson deprecated its lock-free
      * pool (2.18) but still ships it, and applications that chose it for virtual threads use it.
      */
     @SuppressWarnings("deprecation")
@@ -62,8 +64,9 @@ final class JacksonWorkload {
             case "bounded": return JsonRecyclerPools.newBoundedPool(BOUNDED_CAPACITY);
             case "striped": return StripedRecyclerPool.newPool();
             case "nonRecycling": return JsonRecyclerPools.nonRecyclingPool();
+            case "floor": return new CarrierRecyclerFloor();
             default: throw new IllegalArgumentException("unknown pool '" + name + "'; one of "
-                    + String.join(", ", POOLS));
+                    + String.join(", ", POOLS) + ", or floor (JacksonBenchmark only)");
         }
     }
 
