@@ -17,7 +17,9 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -166,6 +168,8 @@ class PoolContractTest {
             assertThrows(PoolClosedException.class, () -> pool.acquire(Duration.ofMillis(10)));
             assertThrows(PoolClosedException.class, pool::lease);
             pool.release(inUse);
+            assertThrows(PoolClosedException.class, pool::acquire,
+                    "an object released after close must be dropped, never handed out again");
             PoolStats s = pool.stats();
             assertTrue(s.isClosed());
             assertEquals(0, s.idle(), "a closed pool keeps nothing idle");
@@ -181,6 +185,46 @@ class PoolContractTest {
             assertEquals(mode.destroy ? 2 : 0, mode.destroys.get(), "a second close destroyed again");
             assertEquals(pool.name(), s.name());
         });
+    }
+
+    /**
+     * The fast paths find a thread's slot without reading the closed flag: close swaps the slot
+     * table, and a call that happens after close must see the swap. Here the other thread learns
+     * of the close through a latch only (no call of its own on the pool orders it), with an object
+     * of its own in hand and its slot in the table, empty and open to a put.
+     */
+    @EveryMode
+    void close_isSeenByAThreadToldOfItThroughALatch(PoolMode mode) throws Exception {
+        Pool<Item> pool = mode.builder().build();
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        AtomicReference<Item> held = new AtomicReference<>();
+        CompletableFuture<Void> other = new CompletableFuture<>();
+        Thread t = mode.thread("told-of-close", () -> {
+            try {
+                pool.release(pool.acquire()); // its slot in the table, an object idle in it
+                held.set(pool.acquire()); // that object back: the slot is empty and open
+                holding.countDown();
+                assertTrue(closed.await(10, TimeUnit.SECONDS), "close was not signalled");
+                pool.release(held.get());
+                assertThrows(PoolClosedException.class, pool::acquire,
+                        "a call after close handed out an object: the close was not seen");
+                other.complete(null);
+            } catch (Throwable e) {
+                other.completeExceptionally(e);
+            }
+        });
+        t.start();
+        assertTrue(holding.await(10, TimeUnit.SECONDS), "the other thread did not start");
+        pool.close();
+        closed.countDown();
+        t.join();
+        other.get(); // its failure, if any
+        PoolStats s = pool.stats();
+        assertEquals(0, s.idle(), "a closed pool keeps nothing idle: " + s);
+        if (mode.destroy) {
+            assertTrue(held.get().destroyed, "the object released after close must be destroyed");
+        }
     }
 
     @EveryMode
