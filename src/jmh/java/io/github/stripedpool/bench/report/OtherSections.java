@@ -17,7 +17,7 @@ final class OtherSections {
     /** Benchmarks with a section of their own; any other goes to the table of others. */
     private static final Set<String> KNOWN = Set.of("CycleBenchmark", "HoldSeveralBenchmark",
             "BoundedBenchmark", "GcPressureBenchmark", "BurstHoldBenchmark", "FalseSharingBenchmark",
-            "HeadroomBenchmark");
+            "HeadroomBenchmark", "JacksonBenchmark");
     /** {@code HeadroomBenchmark}'s implementations, in table order, with their names. */
     private static final List<List<String>> HEADROOM = List.of(List.of("alloc", "allocation (new byte[n])"),
             List.of("allocRounded", "allocation of the class size, no pooling"),

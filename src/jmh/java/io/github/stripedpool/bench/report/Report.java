@@ -115,6 +115,7 @@ public final class Report {
         others.burst();
         others.falseSharing();
         others.headroom();
+        new JacksonSection(runs, page).write();
         others.others();
         peers(page);
         machine(page);
