@@ -202,15 +202,64 @@ final class OtherSections {
                 + "`OutOfMemoryError`, a result here, not an error of the run. See docs/buffers.md.\n\n");
         page.table(List.of("collector", "live set", "implementation", "requests/ms", "÷ allocation", "GCs", "GC ms",
                 "B/op"), rows);
+        headroomCharts();
+    }
+
+    /**
+     * The table's two halves as charts, one beside the other as the seed's lesson asks: each
+     * implementation's throughput against allocation in the same configuration, and the time the
+     * collector took meanwhile. A configuration where an implementation ran out of memory has no
+     * bar for it.
+     */
+    private void headroomCharts() {
+        List<String> groups = new ArrayList<>();
+        List<List<Run>> configurations = new ArrayList<>();
+        for (String c : COLLECTORS) {
+            List<Run> rs = runs.named("HeadroomBenchmark." + c);
+            for (String live : List.of("roomy", "tight")) {
+                List<Run> conf = rs.stream().filter(r -> r.param("liveSet").equals(live)).collect(Collectors.toList());
+                if (!conf.isEmpty()) {
+                    groups.add(COLLECTOR_NAMES.get(c) + ", " + live);
+                    configurations.add(conf);
+                }
+            }
+        }
+        List<String> keys = new ArrayList<>();
+        List<String> labels = new ArrayList<>();
+        for (List<String> impl : HEADROOM) {
+            if (configurations.stream().anyMatch(conf -> find(conf, impl.get(0)) != null)) {
+                keys.add(impl.get(0));
+                labels.add(impl.get(1));
+            }
+        }
+        if (groups.isEmpty() || !keys.contains("alloc")) {
+            return;
+        }
+        // The same series in both charts, so that each implementation keeps its colour; allocation
+        // is the line at 1 of the first, not a bar.
+        Ratio[][] ratios = new Ratio[groups.size()][keys.size()];
+        double[][] gcMillis = new double[groups.size()][keys.size()];
+        for (int g = 0; g < groups.size(); g++) {
+            List<Run> conf = configurations.get(g);
+            Run alloc = find(conf, "alloc");
+            for (int i = 0; i < keys.size(); i++) {
+                Run r = find(conf, keys.get(i));
+                gcMillis[g][i] = r == null ? Double.NaN : r.metric("gc.time");
+                ratios[g][i] = keys.get(i).equals("alloc") ? null : Ratio.of(r, alloc);
+            }
+        }
+        page.ratioChart("headroom.svg", "Request bodies in a 256 MiB heap: requests/ms ÷ allocation's",
+                "÷ allocation in the same configuration", groups, labels, ratios);
+        page.chart("headroom-gc.svg", "Request bodies in a 256 MiB heap: time in the collector",
+                "GC ms over the measurement iterations (gc.time)", groups, labels, gcMillis);
+    }
+
+    private static Run find(List<Run> rs, String impl) {
+        return rs.stream().filter(r -> r.param("impl").equals(impl)).findFirst().orElse(null);
     }
 
     private static Run find(List<Run> rs, String impl, String live) {
-        for (Run r : rs) {
-            if (r.param("impl").equals(impl) && r.param("liveSet").equals(live)) {
-                return r;
-            }
-        }
-        return null;
+        return find(rs.stream().filter(r -> r.param("liveSet").equals(live)).collect(Collectors.toList()), impl);
     }
 
     /** Any benchmark the sections above do not know, so that a new one is never left out. */
