@@ -227,8 +227,8 @@ final class UnboundedAging {
     }
 
     /**
-     * The sweep of {@link UnboundedPool#close}, once the pool's flag is set and its table
-     * swapped: destroys every idle object in the stripes and the private slots, each taken by
+     * The sweep of {@link UnboundedPool#close}, once the pool's flag is set and its thread-id
+     * table emptied: destroys every idle object in the stripes and the private slots, each taken by
      * compare-and-set; on the first close, leaves the aging clock. Rethrows the first
      * {@link VirtualMachineError} of a destroy hook once everything is done.
      */

@@ -49,15 +49,18 @@ import java.util.function.Consumer;
  *       puts objects in its private slot first borrows one unit of a stripe's capacity (a
  *       permit, see {@link SlotPermits}), and one more for each spare entry it uses. So idle
  *       objects never exceed {@code maxIdle}, by construction.</li>
- *   <li><b>Closed.</b> {@link #close} sets {@link #closed}, swaps {@link #table} for an empty
- *       one, then takes every object out of every slot. Every fast path reads the table, so a
- *       call that happens after close (in the memory model's sense: any synchronization that
- *       tells a thread the pool was closed orders close's writes before its reads) finds no slot
- *       there and takes the slow path, which checks the flag: the swap is the fast path's closed
- *       check, at no cost. The read is a plain one, not volatile, so that the compiler may
- *       share one lookup between an acquire and the release that follows it (see
- *       {@link #table}); a call that races close may find either table, as it could if the read
- *       were volatile, and goes on as below.
+ *   <li><b>Closed.</b> {@link #close} sets {@link #closed}, empties every entry of
+ *       {@link #table}, then takes every object out of every slot. Every fast path reads its
+ *       entry, so a call that happens after close (in the memory model's sense: any
+ *       synchronization that tells a thread the pool was closed orders close's writes before
+ *       its reads) finds no slot there and takes the slow path, which checks the flag: the
+ *       emptied table is the fast path's closed check, at no cost. A slot entered while close
+ *       runs is taken out again by the thread that entered it: it enters by compare-and-set
+ *       and then reads the flag, close writes the flag and then empties the entries, so one of
+ *       the two sees the other ({@link #newSlot}). The entries are read plainly, so that the
+ *       compiler may share one lookup between an acquire and the release that follows it (see
+ *       {@link #table}); a call that races close may find its entry or not, and goes on as
+ *       below.
  *       A release racing close: in a pool with a destroy hook, the put is a CAS (a volatile write
  *       in a spare entry) and is followed by a read of the flag (a Dekker pair with close's write of the flag and read of the
  *       slot), so the object is destroyed exactly once; without a destroy hook, a racing put
@@ -87,8 +90,6 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
      */
     static final int THREAD_TABLE_SIZE = 256;
     private static final int TABLE_MASK = THREAD_TABLE_SIZE - 1;
-    /** What {@link #table} becomes at close: never written, so every lookup misses. */
-    private static final PrivateSlot[] CLOSED_TABLE = new PrivateSlot[THREAD_TABLE_SIZE];
 
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(PrivateSlot[].class);
 
@@ -121,19 +122,18 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
      * out in sequence, so the threads of a pool rarely collide; a thread that does uses
      * {@link #slots}. An entry is set by CAS (from null, or from the slot of a dead thread) when
      * a slot is made, and cleared by CAS when its slot is reaped; readers compare the entry's
-     * final {@code owner} with the current thread. Close swaps it for {@link #CLOSED_TABLE}:
-     * reading it is the fast path's closed check (class comment, "Closed").
+     * final {@code owner} with the current thread. Close empties every entry: finding none is
+     * the fast path's closed check (class comment, "Closed").
      *
-     * <p>Not volatile, on purpose. A volatile read is an acquire barrier for the compiler: every
-     * read after it is made again, so an acquire and the release that follows it each walk
-     * table, entry and owner anew. With a plain read the compiler may share that walk between
-     * the two when both are inlined into the caller (CycleBenchmark, one thread, no hooks: 150
-     * and 167 ops/µs before, 184 and 173 after, alternating jars). Nothing here needs more than
-     * a plain read: the array is made in the constructor and the pool's final fields publish it
-     * with them; its entries are written by CAS and read plainly, each checked against the
-     * current thread; and a call ordered after close by any synchronization sees the swap.
+     * <p>Final, and its entries read plainly, on purpose. The table was once swapped for an
+     * empty one at close, through a volatile field; a volatile read is an acquire barrier for
+     * the compiler, so every read after it is made again, and an acquire and the release that
+     * follows it each walked field, entry and owner anew. A final field needs no barrier, is
+     * seen by every thread however the pool was shared, and lets the compiler share that walk
+     * between the two when both are inlined into the caller (CycleBenchmark, one thread, no
+     * hooks: 150 and 167 ops/µs with the volatile field, 184 and 173 without, alternating jars).
      */
-    private PrivateSlot[] table = new PrivateSlot[THREAD_TABLE_SIZE];
+    private final PrivateSlot[] table = new PrivateSlot[THREAD_TABLE_SIZE];
     /** Every private slot not yet reaped: {@link ThreadSlots#registry}. */
     final ConcurrentLinkedQueue<PrivateSlot> registry;
     /** What lets a thread keep an object in its private slot: see {@link SlotPermits}. */
@@ -462,17 +462,20 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
             UserHooks.rethrowVmError(aging.reap(last));
         }
         PrivateSlot s = slots.make(t);
-        PrivateSlot[] tab = table;
         int i = index(t);
-        PrivateSlot old = (PrivateSlot) SLOTS.getVolatile(tab, i);
-        if (tab == CLOSED_TABLE) {
-            // closed meanwhile: the shared empty table is never written
-        } else if (old == null) {
-            SLOTS.compareAndSet(tab, i, null, s);
+        PrivateSlot old = (PrivateSlot) SLOTS.getVolatile(table, i);
+        boolean entered = false;
+        if (old == null) {
+            entered = SLOTS.compareAndSet(table, i, null, s);
         } else if (old.ownerDead()) {
-            UserHooks.rethrowVmError(aging.reap(old));
-            SLOTS.compareAndSet(tab, i, old, s);
-            SLOTS.compareAndSet(tab, i, null, s);
+            UserHooks.rethrowVmError(aging.reap(old)); // reaping empties the entry, or not yet
+            entered = SLOTS.compareAndSet(table, i, old, s) || SLOTS.compareAndSet(table, i, null, s);
+        }
+        if (entered && closed) {
+            // Closed meanwhile. This thread entered its slot by compare-and-set and then read
+            // the flag; close writes the flag and then empties the entries: one of the two saw
+            // the other, so either close emptied this entry, or this thread does.
+            SLOTS.compareAndSet(table, i, s, null);
         }
         return s;
     }
@@ -489,6 +492,15 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
     @Override
     public void onGarbageCollection(long now) {
         aging.onGarbageCollection(now);
+    }
+
+    /** The table's entries that hold a slot; for the tests of close's handshake with newSlot. */
+    int enteredSlots() {
+        int n = 0;
+        for (int i = 0; i < THREAD_TABLE_SIZE; i++) {
+            n += SLOTS.getVolatile(table, i) != null ? 1 : 0;
+        }
+        return n;
     }
 
     /** Clears the table entry of a reaped slot, if it is still the slot's. */
@@ -509,7 +521,15 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
     public void close() {
         boolean first = !closed;
         closed = true;
-        table = CLOSED_TABLE;
+        // The fast paths' closed check: a call made after this finds no entry and takes the slow
+        // path, which reads the flag. Every entry holds a slot of the registry (a slot is
+        // registered before it is entered, and a reaped one leaves the registry only for a dead
+        // owner). A slot this loop does not see, or sees before it is entered, was registered or
+        // entered after the flag was written: its thread reads the flag after entering it and
+        // takes it out itself (see newSlot).
+        for (PrivateSlot s : registry) {
+            SLOTS.compareAndSet(table, index(s.owner), s, null);
+        }
         UnboundedAging.sweepClosed(this, first);
     }
 

@@ -188,8 +188,8 @@ class PoolContractTest {
     }
 
     /**
-     * The fast paths find a thread's slot without reading the closed flag: close swaps the slot
-     * table, and a call that happens after close must see the swap. Here the other thread learns
+     * The fast paths find a thread's slot without reading the closed flag: close empties the
+     * thread-id table, and a call that happens after close must find it empty. Here the other thread learns
      * of the close through a latch only (no call of its own on the pool orders it), with an object
      * of its own in hand and its slot in the table, empty and open to a put.
      */
