@@ -62,7 +62,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     /** Null unless the pool reports objects held too long: then one null check per cycle. */
     private final BoundedHeldTooLong heldTooLong;
 
-    private BoundedPool(PoolSettings<T> settings, long starvationNanos) {
+    private BoundedPool(PoolSettings<T> settings, long starvationNanos, BoundedWaiting.Pause pause) {
         this.name = settings.name;
         this.hooks = settings.hooks;
         this.maxTotal = settings.maxTotal;
@@ -72,7 +72,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         this.threads = new BoundedThreads(maxTotal);
         this.states = new BoundedStates(settings, waitQueue, threads);
         this.table = states.table;
-        this.waiting = new BoundedWaiting(states, waitQueue);
+        this.waiting = new BoundedWaiting(states, waitQueue, pause);
         this.heldTooLong = settings.heldTooLongNanos > 0
                 ? new BoundedHeldTooLong(name, settings.heldTooLongNanos, settings.onLeak) : null;
         this.maintenance = new BoundedMaintenance(settings, states, threads, heldTooLong);
@@ -85,7 +85,12 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     /** As {@link #start(PoolSettings)} with another starvation threshold, for race tests. */
     static <T> BoundedPool<T> start(PoolSettings<T> settings, long starvationNanos) {
-        BoundedPool<T> p = new BoundedPool<>(settings, starvationNanos);
+        return start(settings, starvationNanos, BoundedWaiting.YIELD);
+    }
+
+    /** As {@link #start(PoolSettings, long)} with another pause before queueing, for tests. */
+    static <T> BoundedPool<T> start(PoolSettings<T> settings, long starvationNanos, BoundedWaiting.Pause pause) {
+        BoundedPool<T> p = new BoundedPool<>(settings, starvationNanos, pause);
         p.maintenance.start();
         return p;
     }
@@ -155,10 +160,16 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                     if (start == NOT_STARTED) {
                         start = System.nanoTime();
                     }
-                    e = waiting.await(home, start, timeoutNanos);
-                    if (e == BoundedWaiting.PERMIT) {
-                        e = states.create(l);
-                        counter = Counts.MISS;
+                    long waitStart = System.nanoTime(); // the yields are part of the wait
+                    e = l != null ? waiting.yieldFor(home, l, start, timeoutNanos, waitStart) : null;
+                    if (e != null) {
+                        counter = table.stackOf(e) == home ? Counts.HIT_HOME : Counts.HIT_STOLEN;
+                    } else {
+                        e = waiting.await(home, start, timeoutNanos, waitStart);
+                        if (e == BoundedWaiting.PERMIT) {
+                            e = states.create(l);
+                            counter = Counts.MISS;
+                        }
                     }
                 }
             }
