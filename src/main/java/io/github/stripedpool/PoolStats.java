@@ -70,7 +70,9 @@ public final class PoolStats {
         this.invalidated = counts[Counts.INVALIDATED];
         this.notRetained = counts[Counts.NOT_RETAINED];
         this.agingCycles = agingCycles;
-        this.idle = idle;
+        // The pool never holds more than its capacity idle; a walk that met an object twice as
+        // it moved between tiers may count more (see idle()).
+        this.idle = Math.min(idle, idleCapacity);
         this.idleCapacity = idleCapacity;
         this.closed = closed;
     }
@@ -234,7 +236,10 @@ public final class PoolStats {
     }
 
     /**
-     * Idle objects held when the snapshot was taken.
+     * Idle objects held when the snapshot was taken. Exact when the pool is quiescent; a snapshot
+     * taken while threads work counts the objects tier by tier as they move, so it may miss one
+     * that moved behind it or meet one twice, and it never reports more than {@code maxIdle}
+     * ({@code maxTotal} for a bounded pool), which the pool never exceeds.
      *
      * @return idle objects held when the snapshot was taken
      */

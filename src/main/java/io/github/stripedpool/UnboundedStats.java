@@ -28,16 +28,32 @@ final class UnboundedStats {
         }
         long[] sums = new long[Counts.SIZE];
         Counts.sumInto(pool.poolCounts, sums);
-        int idle = 0;
         for (Stripe s : pool.stripes) {
             Counts.sumInto(s.counts, sums);
+        }
+        for (PrivateSlot slot : pool.registry) {
+            if (slot.reaped == 0) { // else counted in the pool's counters already, or about to be
+                slot.sumInto(sums);
+            }
+        }
+        sums[Counts.RELEASED] += sums[Counts.PUTS];
+        return new PoolStats(name, sums, agingCycles, countIdle(pool), maxIdle, closed);
+    }
+
+    /**
+     * The idle objects in the stripes, then in the private slots of live owners: exact when no
+     * call is in progress; while threads work an object may move behind the walk (missed) or
+     * ahead of it (counted twice), which {@link PoolStats} caps at {@code maxIdle}.
+     */
+    static int countIdle(UnboundedPool<?> pool) {
+        int idle = 0;
+        for (Stripe s : pool.stripes) {
             idle += s.countIdle();
         }
         for (PrivateSlot slot : pool.registry) {
             if (slot.reaped != 0) {
-                continue; // counted in the pool's counters already, or about to be
+                continue;
             }
-            slot.sumInto(sums);
             if (slot.peek() != null) {
                 idle++;
             }
@@ -47,7 +63,6 @@ final class UnboundedStats {
                 }
             }
         }
-        sums[Counts.RELEASED] += sums[Counts.PUTS];
-        return new PoolStats(name, sums, agingCycles, idle, maxIdle, closed);
+        return idle;
     }
 }

@@ -87,10 +87,9 @@ class PlainModeStressTest {
         }, "ager"));
         threads.add(new Thread(() -> {
             while (!stop.get()) {
+                // idle() of a snapshot taken while objects move may count one twice (capped at
+                // maxIdle, see PoolStats.idle): the cap is checked at quiescence, below.
                 PoolStats s = pool.stats();
-                if (s.idle() > maxIdle) {
-                    failures.add("idle above maxIdle: " + s);
-                }
                 if (s.inUse() < 0) {
                     failures.add("inUse below 0: " + s);
                 }
@@ -109,6 +108,9 @@ class PlainModeStressTest {
         // Every worker released what it acquired: both counts are exact, races with aging or not.
         assertEquals(s.acquired(), s.released(), s::toString);
         assertEquals(0, s.inUse(), s::toString);
+        // Quiescent, so the walk counts exactly: the permits keep the idle objects within maxIdle.
+        int idleNow = UnboundedStats.countIdle(pool);
+        assertTrue(idleNow <= maxIdle, "idle above maxIdle at quiescence: " + idleNow + ", " + s);
         // Each race of aging with an owner's take counts one object dropped that its owner got:
         // at most one per private entry (the slot's and its spare entries, per worker) per cycle.
         long shortBy = s.idle() + s.inUse() - (s.created() - s.dropped());
