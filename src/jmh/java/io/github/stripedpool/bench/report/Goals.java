@@ -233,8 +233,8 @@ final class Goals {
             String collector = c.equals("g1") ? "G1" : "ZGC";
             List<Run> rs = runs.named("HeadroomBenchmark." + c);
             for (String live : List.of("roomy", "tight")) {
-                Run alloc = find(rs, "alloc", live);
-                Run pool = find(rs, "pool", live);
+                Run alloc = OtherSections.find(rs, "alloc", live);
+                Run pool = OtherSections.find(rs, "pool", live);
                 boolean otherPool = rs.stream().anyMatch(r -> r.param("liveSet").equals(live)
                         && !r.param("impl").equals("alloc") && !r.param("impl").equals("pool"));
                 boolean oom = pool == null && alloc != null && (poolRan || otherPool);
@@ -262,11 +262,6 @@ final class Goals {
                 : outOfMemory.isEmpty() ? new Goal(target, "ran in " + String.join(", ", compared), "yes")
                 : new Goal(target, "out of memory in " + String.join(", ", outOfMemory) + " (of "
                         + String.join(", ", compared) + ")", "no"));
-    }
-
-    private static Run find(List<Run> rs, String impl, String live) {
-        return rs.stream().filter(r -> r.param("impl").equals(impl) && r.param("liveSet").equals(live))
-                .findFirst().orElse(null);
     }
 
     static void write(Page page, List<Goal> goals) {

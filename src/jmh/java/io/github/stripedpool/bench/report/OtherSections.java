@@ -258,7 +258,8 @@ final class OtherSections {
         return rs.stream().filter(r -> r.param("impl").equals(impl)).findFirst().orElse(null);
     }
 
-    private static Run find(List<Run> rs, String impl, String live) {
+    /** The run of {@code impl} with live set {@code live}, or null. */
+    static Run find(List<Run> rs, String impl, String live) {
         return find(rs.stream().filter(r -> r.param("liveSet").equals(live)).collect(Collectors.toList()), impl);
     }
 
