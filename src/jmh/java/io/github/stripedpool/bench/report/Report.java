@@ -128,8 +128,10 @@ public final class Report {
         String kind;
         switch (mode) {
             case "quick":
-                kind = "**Quick run** (`./bench/run quick`, about 10 minutes on 2 cores) on a " + cores + " machine: "
-                        + "one fork per benchmark, short iterations, a subset of the parameters. "
+                kind = "**Quick run** (`./bench/run quick`, about 15 minutes on 2 cores) on a " + cores + " machine: "
+                        + "one fork per benchmark (two for the one-thread cycle and the objects held "
+                        + "several at a time, whose forks differ most), short iterations, a subset of "
+                        + "the parameters. "
                         + "Read the ranges, not only the ratios. `./bench/run full` covers every "
                         + "scenario and parameter, with two forks, and regenerates the published page.";
                 break;
@@ -205,7 +207,7 @@ public final class Report {
         }
         page.textTable(List.of("benchmark", "JVM flags", "JMH settings"), rows);
         page.add("Regenerate this page: `./bench/run full` (about an hour). `./bench/run quick` "
-                + "(about 10 minutes on 2 cores) ends with the verdict and writes its report under "
+                + "(about 15 minutes on 2 cores) ends with the verdict and writes its report under "
                 + "`target-jmh/bench-results/quick/docs/`; JMH's JSON is kept under "
                 + "`target-jmh/bench-results/`. One benchmark by hand: "
                 + "`java -jar target-jmh/benchmarks.jar CycleBenchmark -t 2 -prof gc`.\n");
