@@ -10,7 +10,9 @@ import jdk.jfr.Threshold;
 /**
  * A JDK Flight Recorder event for an acquisition of a bounded pool that had to wait: its
  * duration is the wait, and only waits of at least 1 ms are recorded by default (the recording
- * may set another threshold). A wait that ended in a timeout says so.
+ * may set another threshold). A wait that ended in a timeout says so. The wait counts from before
+ * a platform thread's yields (see {@code BoundedWaiting}), as {@link PoolStats#waitNanosMax()}
+ * does; an acquisition that found an object while yielding did not wait and has no event.
  */
 @Name(AcquireWaitEvent.NAME)
 @Label("Pool Acquire Wait")

@@ -161,11 +161,12 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                         start = System.nanoTime();
                     }
                     long waitStart = System.nanoTime(); // the yields are part of the wait
+                    Object recorded = FlightRecorderEvents.waitStarted(); // and of its event
                     e = l != null ? waiting.yieldFor(home, l, start, timeoutNanos, waitStart) : null;
-                    if (e != null) {
+                    if (e != null) { // a hit, not a wait: its event is left uncommitted
                         counter = table.stackOf(e) == home ? Counts.HIT_HOME : Counts.HIT_STOLEN;
                     } else {
-                        e = waiting.await(home, start, timeoutNanos, waitStart);
+                        e = waiting.await(home, start, timeoutNanos, waitStart, recorded);
                         if (e == BoundedWaiting.PERMIT) {
                             e = states.create(l);
                             counter = Counts.MISS;

@@ -98,27 +98,33 @@ final class BoundedWaiting {
      * @param start when the acquire's timeout began
      * @param waitStart when the caller began to wait, before its yields: its wait time, for the
      *        statistics and the starvation threshold, counts from here
+     * @param recorded the Flight Recorder wait event begun with {@code waitStart}
+     *        ({@link FlightRecorderEvents#waitStarted}, null if none), ended here whatever the
+     *        outcome, so that its duration counts the yields as the statistics do
      * @return a BORROWED entry that is now the caller's, or {@link #PERMIT}
      */
-    BoundedEntry await(int home, long start, long timeoutNanos, long waitStart) {
-        long now = System.nanoTime();
-        if (timeoutNanos - (now - start) <= 0) {
-            throw timeout(timeoutNanos);
-        }
-        // Waited since before its yields: the statistics and the starvation threshold count them.
-        BoundedWaitQueue.Waiter w = new BoundedWaitQueue.Waiter(Thread.currentThread(), waitStart);
-        if (!queue.enqueue(w)) {
-            throw new PoolClosedException(name);
-        }
-        Object recorded = FlightRecorderEvents.waitStarted();
+    BoundedEntry await(int home, long start, long timeoutNanos, long waitStart, Object recorded) {
         boolean timedOut = false;
         try {
-            return awaitQueued(w, home, start, timeoutNanos);
-        } catch (PoolTimeoutException e) {
-            timedOut = true;
-            throw e;
+            long now = System.nanoTime();
+            if (timeoutNanos - (now - start) <= 0) {
+                timedOut = true; // the yields took the whole timeout: a wait that timed out
+                throw timeout(timeoutNanos);
+            }
+            // Waited since before its yields: the statistics and the starvation threshold count them.
+            BoundedWaitQueue.Waiter w = new BoundedWaitQueue.Waiter(Thread.currentThread(), waitStart);
+            if (!queue.enqueue(w)) {
+                throw new PoolClosedException(name);
+            }
+            try {
+                return awaitQueued(w, home, start, timeoutNanos);
+            } catch (PoolTimeoutException e) {
+                timedOut = true;
+                throw e;
+            } finally {
+                queue.ended(w);
+            }
         } finally {
-            queue.ended(w);
             FlightRecorderEvents.waitEnded(recorded, name, timedOut);
         }
     }

@@ -7,14 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The yields of a platform thread before it queues in a bounded pool ({@link BoundedWaiting#yieldFor}),
@@ -139,6 +148,51 @@ class BoundedYieldTest {
             assertEquals(1, s.waits(), s::toString);
             assertTrue(s.waitNanosMax() >= paused, "the wait counts from before the yields: " + s);
             pool.release(x);
+        }
+    }
+
+    /**
+     * The Flight Recorder wait event lasts from before a platform thread's yields, as its wait in
+     * the statistics does: a yield that gave the processor away for a time slice is time the
+     * caller waited. A 100 ms pause in the first yield, then, with a 150 ms timeout, the queue
+     * until the timeout (an event begun at the queueing lasted about 50 ms); with a 30 ms
+     * timeout, a timeout without queueing, counted as one by the statistics (it had no event).
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {150, 30})
+    void theWaitEventCountsTheYields(int timeoutMillis) throws Exception {
+        long paused = TimeUnit.MILLISECONDS.toNanos(100);
+        RecordedEvent wait = onlyWaitEvent("yield-jfr-" + timeoutMillis, paused, Duration.ofMillis(timeoutMillis));
+        assertTrue(wait.getBoolean("timedOut"), wait::toString);
+        // At least the pause: the event also misses what making it took (its class's first use).
+        assertTrue(wait.getDuration().toNanos() >= paused, "the event counts the yields: " + wait);
+    }
+
+    /**
+     * Under a recording of every wait event: one thread holds the pool's only object, another
+     * asks with {@code timeout} and pauses {@code pausedNanos} in its first yield; returns the
+     * one wait event of {@code name}.
+     */
+    private static RecordedEvent onlyWaitEvent(String name, long pausedNanos, Duration timeout) throws Exception {
+        Pauses pauses = new Pauses();
+        pauses.busyNanos = pausedNanos;
+        Path file = Files.createTempFile(name, ".jfr");
+        try (Recording recording = new Recording(); BoundedPool<Object> pool = pool(name, pauses)) {
+            recording.enable(AcquireWaitEvent.NAME).withThreshold(Duration.ZERO);
+            recording.start();
+            Object x = pool.acquire();
+            assertThrows(PoolTimeoutException.class, () -> pool.acquire(timeout));
+            assertEquals(1, pauses.calls.get(), "one pause, past the yields' budget");
+            pool.release(x);
+            recording.stop();
+            recording.dump(file);
+            List<RecordedEvent> waits = RecordingFile.readAllEvents(file).stream()
+                    .filter(e -> e.getEventType().getName().equals(AcquireWaitEvent.NAME))
+                    .filter(e -> name.equals(e.getString("pool"))).collect(Collectors.toList());
+            assertEquals(1, waits.size(), waits::toString);
+            return waits.get(0);
+        } finally {
+            Files.deleteIfExists(file);
         }
     }
 
