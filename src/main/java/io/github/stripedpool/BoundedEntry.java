@@ -74,6 +74,28 @@ final class BoundedEntry extends BoundedEntryFields {
         state = to;
     }
 
+    /**
+     * Counts one {@code counter} event of a virtual thread that owns this entry (see
+     * {@link BoundedEntryFields#virtualReleased}).
+     */
+    void countVirtual(int counter) {
+        switch (counter) {
+            case Counts.RELEASED: virtualReleased++; break;
+            case Counts.HIT_HOME: virtualHomeHits++; break;
+            case Counts.HIT_STOLEN: virtualStolenHits++; break;
+            case Counts.MISS: virtualMisses++; break;
+            default: throw new IllegalArgumentException("not a virtual thread's counter: " + counter);
+        }
+    }
+
+    /** Adds this entry's virtual threads' counters to {@code sums} (racy reads). */
+    void sumVirtualInto(long[] sums) {
+        sums[Counts.RELEASED] += virtualReleased;
+        sums[Counts.HIT_HOME] += virtualHomeHits;
+        sums[Counts.HIT_STOLEN] += virtualStolenHits;
+        sums[Counts.MISS] += virtualMisses;
+    }
+
     /** Whether {@code x} is this entry's current object. */
     boolean holds(Object x) {
         ObjectRef r = ref;
@@ -125,6 +147,15 @@ abstract class BoundedEntryFields extends PadHead {
     int nextIdle;
     /** The entry below this one in the free stack, as index + 1 (0: none). */
     int nextFree;
+    /**
+     * Virtual threads' counters of the acquisitions and releases of this entry's objects (a
+     * virtual thread has no {@code Local} of its own to count in, see {@link BoundedThreads}):
+     * plain, each written only by the thread that owns the entry (BORROWED by it, or RESERVED),
+     * after the CAS that made it the owner and before the volatile write or CAS that gives the
+     * entry up, so the writes of successive owners are ordered and none is lost; read racily by
+     * {@link Pool#stats()}. They belong to the place, not to one object: they outlive it.
+     */
+    long virtualReleased, virtualHomeHits, virtualStolenHits, virtualMisses;
 
     BoundedEntryFields(int index) {
         this.index = index;

@@ -29,7 +29,8 @@ import java.util.Objects;
  * </ul>
  *
  * <p>Acquire, when an object is idle, takes no lock: the entry the thread used last
- * ({@link BoundedThreads.Local#hint}); else a pop from the idle stacks of the table, the thread's home
+ * ({@link BoundedThreads.Local#hint}; on a virtual thread, the entry its hint slot names, see
+ * {@link BoundedThreads}); else a pop from the idle stacks of the table, the thread's home
  * stack first, at the same cost whatever maxTotal and the objects in use; else, if
  * {@code live < maxTotal}, a unit of capacity and the factory; else it waits. Release finds the
  * object's entry through the hint, else the index, with one CAS (BORROWED to RESERVED), so a
@@ -132,8 +133,27 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                     return borrowed(h, x);
                 }
             }
+        } else {
+            return acquireVirtual(timeoutNanos, start);
         }
         return acquireSlow(l, timeoutNanos, start);
+    }
+
+    /**
+     * A virtual thread's acquire: the entry of its hint slot (see {@link BoundedThreads}), taken
+     * as a platform thread takes its own hint and counted as a hit at home, else
+     * {@link #acquireSlow}.
+     */
+    private T acquireVirtual(long timeoutNanos, long start) {
+        BoundedEntry h = threads.virtualHint();
+        if (h != null && BoundedStates.idleToBorrowed(h)) {
+            Object x = BoundedStates.take(h);
+            if (hooks.validate == null || valid(h, x)) {
+                BoundedThreads.count(null, h, Counts.HIT_HOME);
+                return borrowed(h, x);
+            }
+        }
+        return acquireSlow(null, timeoutNanos, start);
     }
 
     /**
@@ -176,8 +196,12 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             }
             Object x = BoundedStates.take(e);
             if (counter == Counts.MISS || hooks.validate == null || valid(e, x)) {
-                threads.count(l, counter);
-                BoundedThreads.hint(l, e);
+                BoundedThreads.count(l, e, counter);
+                if (l != null) {
+                    l.hint = e;
+                } else {
+                    threads.hintVirtual(e);
+                }
                 return borrowed(e, x);
             }
             waiting.checkDeadline(start, timeoutNanos);
@@ -217,7 +241,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     public void release(T object) {
         BoundedThreads.Local l = threads.local();
         BoundedEntry e = states.claim(l, object, "release");
-        threads.count(l, Counts.RELEASED);
+        BoundedThreads.count(l, e, Counts.RELEASED);
         if (heldTooLong == null) {
             putBack(e, object);
         } else {
@@ -230,7 +254,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     public void invalidate(T object) {
         BoundedThreads.Local l = threads.local();
         BoundedEntry e = states.claim(l, object, "invalidate");
-        threads.count(l, Counts.RELEASED);
+        BoundedThreads.count(l, e, Counts.RELEASED);
         threads.add(Counts.INVALIDATED, 1);
         if (heldTooLong == null) {
             UserHooks.rethrowVmError(destroy(e, object));
@@ -347,7 +371,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     @Override
     public PoolStats stats() {
-        return new PoolStats(name, threads.sum(), 0, states.countIdle(), maxTotal, states.isClosed())
+        return new PoolStats(name, threads.sum(table.array()), 0, states.countIdle(), maxTotal, states.isClosed())
                 .bounded(waitQueue.figures(), states.creationsFailed(), maxTotal, maintenance.runs())
                 .withHeldTooLong(heldTooLong != null ? heldTooLong.reported() : 0L)
                 .withTrims(maintenance.trimCount());
