@@ -398,6 +398,16 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         return states.live();
     }
 
+    /** Whether releases hand their objects to the oldest waiter now; for tests. */
+    boolean starving() {
+        return waitQueue.starving();
+    }
+
+    /** Parks of waiters so far; for tests. */
+    long parks() {
+        return waiting.parks();
+    }
+
     int waiting() {
         return waitQueue.size();
     }

@@ -23,7 +23,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * is idle for a barging thread to take. The mode ends when a hand-off empties the queue or goes
  * to a waiter that waited less than the threshold (all behind it waited less still). So a waiter
  * at the front waits at most the threshold plus the time until the next release (the hold time,
- * plus the wake-up), and the one behind it one hold time more.
+ * plus the wake-up), and the one behind it one hold time more; one release more, when the mode
+ * ended while it slept without an alarm at its threshold (see {@link BoundedWaiting}).
  *
  * <p>Invariants. {@link #queue} and {@link #closed} change only under {@link #lock};
  * {@link #size} is {@code queue.size()}, written under the lock and read without it by

@@ -1,5 +1,6 @@
 package io.github.stripedpool;
 
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -36,6 +37,16 @@ import java.util.concurrent.locks.LockSupport;
  * idle that long while it sleeps, which is the price of waking no thread per release in a tight
  * loop, and within the bound. Freed capacity follows the same pattern with the live count in
  * place of an entry's state, and the pool's closed flag with close (see {@link BoundedStates}).
+ *
+ * <p>Waking at the threshold. A waiter parks until it is served, or until it has waited the
+ * starvation threshold, when it switches the queue to starving mode. If the queue is starving
+ * already when it parks, it does not set that second alarm: nothing would be left to do when it
+ * rang, and with many waiters on few objects (each waits longer than the threshold) it was one
+ * more park, timer and wake-up per acquisition. The mode can end while such a waiter sleeps,
+ * only by a hand-off to a waiter younger than the threshold, so it is younger too; in normal
+ * mode the next release wakes the front waiter, which, if it has waited the threshold by then,
+ * switches the mode before it parks again. So its bound grows by at most that one release,
+ * whose object a barging thread may take.
  *
  * <p>Served twice. A waiter that finds an entry or a unit by itself cancels its place; if the
  * cancel fails, it was served meanwhile and holds two: it keeps what it was handed and gives the
@@ -82,6 +93,8 @@ final class BoundedWaiting {
     };
 
     private final Pause pause;
+    /** Parks of queued waiters, counted before each; for tests (a park costs far more). */
+    private final LongAdder parks = new LongAdder();
 
     BoundedWaiting(BoundedStates states, BoundedWaitQueue queue, Pause pause) {
         this.states = states;
@@ -185,12 +198,22 @@ final class BoundedWaiting {
                 return served(w);
             }
             long toStarving = queue.starvationNanos - (now - w.since);
-            if (toStarving <= 0 && !queue.starving()) {
+            boolean starving = queue.starving();
+            if (toStarving <= 0 && !starving) {
                 queue.starve();
                 continue; // Dekker with a release that read "not starving": look once more
             }
-            LockSupport.parkNanos(queue, toStarving > 0 ? Math.min(left, toStarving) : left);
+            // Wake at the threshold only to switch the mode: in starving mode there is nothing
+            // to switch, and every release hands its object to the oldest waiter, so sleep until
+            // served (see the class comment for a mode that ends meanwhile).
+            parks.increment();
+            LockSupport.parkNanos(queue, toStarving > 0 && !starving ? Math.min(left, toStarving) : left);
         }
+    }
+
+    /** Parks of queued waiters so far; for tests. */
+    long parks() {
+        return parks.sum();
     }
 
     private BoundedEntry served(BoundedWaitQueue.Waiter w) {

@@ -80,6 +80,12 @@ class BoundedYieldTest {
 
     private static CompletableFuture<Object> acquireOn(Pool<Object> pool, String name) {
         CompletableFuture<Object> got = new CompletableFuture<>();
+        startAcquiring(pool, got, name);
+        return got;
+    }
+
+    /** Starts a platform thread named {@code name} that acquires from {@code pool} into {@code got}. */
+    static Thread startAcquiring(Pool<Object> pool, CompletableFuture<Object> got, String name) {
         Thread t = new Thread(() -> {
             try {
                 got.complete(pool.acquire());
@@ -88,7 +94,7 @@ class BoundedYieldTest {
             }
         }, name);
         t.start();
-        return got;
+        return t;
     }
 
     private static void awaitQueued(Pool<Object> pool, int waiting) {
