@@ -220,6 +220,37 @@ class BoundedYieldTest {
         assertEquals(1, destroyed.get(), "the object released after close is destroyed, once");
     }
 
+    /**
+     * In starving mode every release hands its object to the oldest waiter, so a yield can find
+     * nothing: a platform thread that arrives then queues at once. The first waiter starves the
+     * queue (a threshold of 1 ms), the second must not pause at all.
+     */
+    @Test
+    void aThreadThatFindsTheQueueStarvingQueuesWithoutYielding() throws Exception {
+        Pauses pauses = new Pauses();
+        try (BoundedPool<Object> pool = BoundedPool.start(Pool.builder(Object::new).maxTotal(1).acquireTimeout(LIMIT)
+                .settings("yield-starving"), TimeUnit.MILLISECONDS.toNanos(1), pauses)) {
+            Object x = pool.acquire();
+            CompletableFuture<Object> first = acquireOn(pool, "first");
+            awaitQueued(pool, 1);
+            long deadline = System.nanoTime() + LIMIT.toNanos();
+            while (!pool.starving()) {
+                assertTrue(System.nanoTime() - deadline < 0, "the first waiter never starved the queue");
+                Thread.onSpinWait();
+            }
+            int before = pauses.calls.get();
+            CompletableFuture<Object> second = acquireOn(pool, "second");
+            awaitQueued(pool, 2);
+            assertEquals(before, pauses.calls.get(), "a thread yielded for an object that a starving queue never leaves idle");
+            pool.release(x);
+            assertSame(x, first.get(LIMIT.toMillis(), TimeUnit.MILLISECONDS), "handed to the oldest waiter");
+            pool.release(x);
+            assertSame(x, second.get(LIMIT.toMillis(), TimeUnit.MILLISECONDS));
+            pool.release(x);
+            PoolAssertions.assertBalanced(pool);
+        }
+    }
+
     @Test
     void aVirtualThreadQueuesWithoutYielding() throws Exception {
         assumeTrue(VirtualThreads.AVAILABLE, VirtualThreads.NEED_JDK_21);

@@ -24,8 +24,11 @@ import org.openjdk.jmh.infra.Blackhole;
  * (not of whole cycles), timeouts, and virtual threads by the thousand, one per request.
  *
  * <p>Each scenario runs every peer of {@link BoundedPeers} in rounds, in the same JVM, the order
- * of the peers rotated each round; each run has a warm-up and then a measured window, and only
- * acquisitions that start inside the window count. On 2 cores two runs of one peer can differ by
+ * of the peers rotated each round; each run has a warm-up and then a measured window. The rate
+ * and the shares count the acquires served inside the window; the waits and timeouts, those that
+ * began inside it, however late they end. (Counting the rate by start added what was served up to
+ * a timeout after the window: where waits reach the 1 s timeout, up to half a window more, beyond
+ * what the objects can serve.) On 2 cores two runs of one peer can differ by
  * 2×, so a row gives the median of its rounds and their range, and striped-pool's ratio to a
  * peer is taken within each round. A scenario where no thread ever waits also runs
  * {@code ceiling} (no pool: each thread has an object of its own), the harness's own limit.
@@ -106,8 +109,9 @@ public final class ConnectionPoolShape {
                 .append(rounds == 1 ? " round" : " rounds").append(" per peer, the order of the peers rotated each round.\n\n")
                 .append("Each thread loops: acquire (waiting at most ").append(Format.millis(WAIT))
                 .append("), hold (parked, as across a socket read, plus about a microsecond of CPU), release. ")
-                .append("*acquisitions/s* counts those that began in the measured window; the waits are those ")
-                .append("of the acquire call alone, in log-linear buckets (within 12.5 %); *timeouts* are acquires ")
+                .append("*acquisitions/s* counts those served inside the measured window; the waits are those ")
+                .append("of the acquire call alone, for the calls that began inside the window, however late they ")
+                .append("ended, in log-linear buckets (within 12.5 %); *timeouts* are those of them ")
                 .append("that gave up. *Jain's index* is (Σx)² / (n·Σx²) over the acquisitions of each thread: ")
                 .append("1 when every thread got the same share, 1/n when one thread got them all. ")
                 .append("*least-served thread ÷ mean*: 0 means some thread got no object at all. ")
@@ -187,7 +191,6 @@ public final class ConnectionPoolShape {
     static void run(ShapeResult.Rounds rounds, Load load, Duration warm, Duration measure) throws Exception {
         try (BoundedPeers.Blocking pool = BoundedPeers.create(rounds.peer, 64, load.cap(), WAIT)) {
             Workers w = new Workers(pool, load, rounds.window);
-            long before = rounds.window.waits.count();
             w.start();
             try {
                 Thread.sleep(warm.toMillis()); // the warm-up's length
@@ -197,7 +200,7 @@ public final class ConnectionPoolShape {
             } finally {
                 w.stopAndJoin();
             }
-            rounds.add(rounds.window.waits.count() - before, w.perThread);
+            rounds.add(w.served(), w.perThread);
         }
     }
 
@@ -285,6 +288,8 @@ public final class ConnectionPoolShape {
                 }
                 if (counted) {
                     window.waits.record(waited);
+                }
+                if (window.isOpen()) { // served inside the window: the rate and the shares
                     perThread.incrementAndGet(me);
                 }
                 if (hold > 0) {
@@ -301,6 +306,15 @@ public final class ConnectionPoolShape {
             }
         }
 
+        /** The acquires served inside the window, all threads together. */
+        long served() {
+            long n = 0;
+            for (int i = 0; i < perThread.length(); i++) {
+                n += perThread.get(i);
+            }
+            return n;
+        }
+
         void stopAndJoin() throws InterruptedException {
             stop = true;
             if (!done.await(60, TimeUnit.SECONDS)) {
@@ -313,7 +327,10 @@ public final class ConnectionPoolShape {
         }
     }
 
-    /** The measured windows of one peer's rounds: what started inside one counts. */
+    /**
+     * The measured windows of one peer's rounds: the waits and timeouts of the acquires that
+     * began inside one (the acquires served inside one are each run's {@code perThread}).
+     */
     static final class Window {
         private volatile boolean open;
         final WaitHistogram waits = new WaitHistogram();
