@@ -233,11 +233,7 @@ class BoundedYieldTest {
             Object x = pool.acquire();
             CompletableFuture<Object> first = acquireOn(pool, "first");
             awaitQueued(pool, 1);
-            long deadline = System.nanoTime() + LIMIT.toNanos();
-            while (!pool.starving()) {
-                assertTrue(System.nanoTime() - deadline < 0, "the first waiter never starved the queue");
-                Thread.onSpinWait();
-            }
+            BoundedPoolTest.awaitTrue(pool::starving, "the first waiter to starve the queue");
             int before = pauses.calls.get();
             CompletableFuture<Object> second = acquireOn(pool, "second");
             awaitQueued(pool, 2);
