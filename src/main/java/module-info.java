@@ -13,9 +13,11 @@ module io.github.stripedpool {
     // Optional: leak events are recorded for Flight Recorder when the runtime has jdk.jfr and
     // resolves it (on the module path: --add-modules jdk.jfr); without it they are logged only.
     requires static jdk.jfr;
-    // Optional: only io.github.stripedpool.jmx uses it, and says what to add when it is missing,
-    // so that a runtime image without java.management still loads the library. Transitive:
-    // PoolJmx's methods take and return its types.
+    // Optional: io.github.stripedpool.jmx uses it, and says what to add when it is missing; and
+    // heap-pressure trimming reads a concurrent collector's own figures through it (HeapReadings),
+    // taking every collector as stop-the-world without it. So a runtime image without
+    // java.management still loads the library. Transitive: PoolJmx's methods take and return its
+    // types.
     requires static transitive java.management;
     // Optional: only io.github.stripedpool.micrometer uses it (micrometer-core's automatic
     // module name); an application that binds a pool to a MeterRegistry brings it, and, as a

@@ -85,6 +85,18 @@ public final class Main {
         } catch (ObjectCreationException expected) {
             check(expected.getCause() instanceof IllegalStateException, "cause lost: " + expected);
         }
+        // Heap-pressure trimming reads a concurrent collector's figures through java.management
+        // where it can: it must still see collections, and trim, where the module is missing.
+        try (Pool<byte[]> trimmed = Pool.builder(() -> new byte[64]).trimAboveHeap(0)
+                .name("consumer-trimmed").build()) {
+            trimmed.release(trimmed.acquire());
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (trimmed.stats().trims() == 0 && System.nanoTime() - deadline < 0) {
+                System.gc();
+                Thread.onSpinWait();
+            }
+            check(trimmed.stats().trims() > 0, "no trim after collections: " + trimmed.stats());
+        }
         System.out.println("consumer OK: " + mode + ", Java " + Runtime.version());
     }
 

@@ -137,6 +137,7 @@ final class AgingClock {
                 clearedChecks = 0;
             }
             collectionsSeen++;
+            HeapReadings.AFTER_COLLECTIONS.record(); // before the pools' trims read it
             ageAll(System.nanoTime());
             if (watchMaintenance) {
                 MaintenanceClock.watch(); // replaces the maintenance thread, should it be gone
@@ -174,7 +175,8 @@ final class AgingClock {
                     .append(r.pending.get()).append(p == null ? "" : ", lane " + Background.lane(p).describe() + ", "
                             + p.describeAging());
         }
-        return b.append("; collections seen ").append(collectionsSeen).append("; last failure of a clock ")
+        return b.append("; collections seen ").append(collectionsSeen).append(", heap after the last ")
+                .append(HeapReadings.AFTER_COLLECTIONS.fullness()).append("; last failure of a clock ")
                 .append(ClockThread.lastFailure).append("; workers ")
                 .append(Background.describeWorkers()).toString();
     }

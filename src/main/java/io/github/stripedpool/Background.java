@@ -99,6 +99,7 @@ final class Background {
             lookup.ensureInitialized(UserHooks.class);
             lookup.ensureInitialized(LeakReport.Kind.class);
             lookup.ensureInitialized(ReportDelivery.class);
+            lookup.ensureInitialized(HeapReadings.class); // the aging clock records into it
         } catch (IllegalAccessException e) {
             throw new AssertionError("a class of the library's own package", e);
         }

@@ -7,10 +7,9 @@ package io.github.stripedpool;
  * release, by the pool's {@link TrimGate}, which also holds a trim back until what the last one
  * dropped has been collected.
  *
- * <p>Measure. After a collection, {@code (totalMemory - freeMemory) / maxMemory} from
- * {@link Runtime}: available on every runtime, {@code java.management} or not. It also counts
- * what was allocated between the collection and the check (milliseconds of allocation); the
- * error makes a trim a little early, never missed. A JVM without a heap limit
+ * <p>Measure. The fullness {@link HeapReadings} recorded when the clock saw the collection:
+ * {@code (totalMemory - freeMemory) / maxMemory} from {@link Runtime} after a stop-the-world
+ * collection, the collector's own figures on a concurrent one. A JVM without a heap limit
  * ({@code maxMemory == Long.MAX_VALUE}) never trims.
  *
  * <p>Levels. Above the threshold, {@link #SOFT}: an unbounded pool runs an aging cycle at once
@@ -39,11 +38,12 @@ final class HeapTrim {
 
     /** The level for a heap left {@code used} of {@code max} bytes full by a collection. */
     static int level(double threshold, long used, long max) {
-        if (threshold >= NEVER || max == Long.MAX_VALUE || max <= 0) {
-            return NONE;
-        }
-        double full = (double) used / max;
-        if (!(full > threshold)) {
+        return max == Long.MAX_VALUE || max <= 0 ? NONE : level(threshold, (double) used / max);
+    }
+
+    /** The level for a heap {@code full} (a fraction of the maximum; NaN: no limit) after a collection. */
+    static int level(double threshold, double full) {
+        if (threshold >= NEVER || !(full > threshold)) {
             return NONE;
         }
         return full > threshold + (1 - threshold) / 2 ? HARD : SOFT;

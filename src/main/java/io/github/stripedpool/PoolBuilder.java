@@ -232,9 +232,12 @@ public final class PoolBuilder<T> {
      * live for later; when the heap is short, the collector needs that memory now, and a pool
      * that keeps it makes every collection come sooner.
      *
-     * <p>After each collection the pool compares the heap in use with its maximum
-     * ({@code Runtime.totalMemory() - freeMemory()} against {@code maxMemory()}, on one of the
-     * library's background workers, never on acquire or release). Above {@code fraction}, an
+     * <p>After each collection the pool compares the heap in use with its maximum, on one of the
+     * library's background workers, never on acquire or release: {@code Runtime.totalMemory() -
+     * freeMemory()} against {@code maxMemory()}, read as the collection ends; on a concurrent
+     * collector (ZGC, Shenandoah), which frees its garbage after the library sees the collection,
+     * what the collector reports in use after its last cycles ({@code java.management}'s
+     * collection usage of the heap pools), the lowest of the last four such readings. Above {@code fraction}, an
      * unbounded pool runs an aging cycle at once: the objects idle through its last cycle are
      * dropped, the others are dropped at the next collection if nobody reuses them. Above halfway
      * from {@code fraction} to a full heap it drops every idle object at once, those in threads'

@@ -47,13 +47,20 @@ final class TrimGate {
         return threshold < HeapTrim.NEVER;
     }
 
-    /** The level to trim at now, from {@link Runtime}: {@link HeapTrim#NONE} while held back. */
+    /**
+     * The level to trim at now, from the heap as the last collection left it
+     * ({@link HeapReadings}): {@link HeapTrim#NONE} while held back.
+     */
     int level(long nowNanos) {
         if (!trims()) {
             return HeapTrim.NONE; // no need to read the heap
         }
-        Runtime r = Runtime.getRuntime();
-        return level(r.totalMemory() - r.freeMemory(), r.maxMemory(), nowNanos);
+        double full = HeapReadings.AFTER_COLLECTIONS.fullness();
+        if (Double.isNaN(full)) { // none recorded yet (or no heap limit, which Runtime tells again)
+            Runtime r = Runtime.getRuntime();
+            return level(r.totalMemory() - r.freeMemory(), r.maxMemory(), nowNanos);
+        }
+        return level(full, nowNanos);
     }
 
     /**
@@ -61,11 +68,16 @@ final class TrimGate {
      * full, at {@code nowNanos}: {@link HeapTrim#NONE} while a trim is held back.
      */
     int level(long used, long max, long nowNanos) {
+        return level(max == Long.MAX_VALUE || max <= 0 ? Double.NaN : (double) used / max, nowNanos);
+    }
+
+    /** As {@link #level(long, long, long)}, for a heap {@code full} (a fraction; NaN: no limit). */
+    private int level(double full, long nowNanos) {
         if (held && nowNanos - trimmedAt < HOLD_NANOS && threshold > 0) {
             return HeapTrim.NONE; // what the last trim dropped may not even be collected yet
         }
         held = false;
-        return HeapTrim.level(threshold, used, max);
+        return HeapTrim.level(threshold, full);
     }
 
     /**

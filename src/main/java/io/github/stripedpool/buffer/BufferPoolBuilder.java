@@ -178,8 +178,8 @@ public final class BufferPoolBuilder<B> {
      * Sets the heap fullness above which the pool gives its idle buffers back at once. After
      * each garbage collection (at most one check per collection, on the library's background
      * worker, never on acquire or release), if the heap's used part exceeds this fraction of
-     * its maximum ({@code Runtime} figures: {@code totalMemory - freeMemory} over
-     * {@code maxMemory}), each class runs an aging cycle at once: the buffers idle since its
+     * its maximum (read as {@link io.github.stripedpool.PoolBuilder#trimAboveHeap(double)} says,
+     * on every collector), each class runs an aging cycle at once: the buffers idle since its
      * last cycle are dropped, the others at the next collection unless reused. Above halfway
      * from this fraction to a full heap, every idle buffer of every class is dropped at once.
      * After a trim that dropped buffers a class trims no more for one second: they were old, and

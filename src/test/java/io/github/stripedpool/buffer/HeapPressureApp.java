@@ -50,13 +50,12 @@ public final class HeapPressureApp {
                 live.add(new byte[256 * 1024]);
             }
             // Aging never by time, so that only trims drop its objects. Each destroy records how
-            // many trims the pool had counted: 0 means during the first (a trim counts once done).
-            // First a collection, and its trims seen done: an eden left nearly full by the
-            // filling could otherwise collect while the pool is filled, and a trim then would run
-            // before its objects are idle.
-            long settled = objects.stats().trims();
-            System.gc();
-            awaitChange(() -> objects.stats().trims(), settled);
+            // many trims the pool had counted (a trim counts once done). Built before a settling
+            // collection, and filled once that collection's trims are seen done: an eden left
+            // nearly full by the filling could otherwise collect while the pool is filled, and a
+            // trim of a pool registered while the clock was still handing out the last
+            // collection's jobs could run while its objects are held; either would count a trim
+            // that could drop nothing.
             AtomicReference<Pool<byte[]>> hardRef = new AtomicReference<>();
             AtomicLong hardTrimsAtDestroy = new AtomicLong(-1);
             AtomicInteger hardDestroyed = new AtomicInteger();
@@ -66,6 +65,12 @@ public final class HeapPressureApp {
                         hardTrimsAtDestroy.accumulateAndGet(hardRef.get().stats().trims(), Math::max);
                     }).name("hard").build();
             hardRef.set(hard);
+            long settled = objects.stats().trims();
+            long hardSettled = hard.stats().trims();
+            System.gc();
+            awaitChange(() -> objects.stats().trims(), settled);
+            awaitChange(() -> hard.stats().trims(), hardSettled);
+            long hardIdleFrom = hard.stats().trims();
             fill(hard);
             long deadline = System.nanoTime() + 20_000_000_000L;
             while ((buffers.stats().trims() == 0 || buffers.stats().idleBytes() != 0
@@ -81,7 +86,7 @@ public final class HeapPressureApp {
             }
             hard.close();
             System.out.println("hard: destroyed " + hardDestroyed.get() + ", the last with "
-                    + hardTrimsAtDestroy.get() + " trims counted");
+                    + (hardTrimsAtDestroy.get() - hardIdleFrom) + " trims counted since its objects were idle");
             System.out.println("bounded: destroyed " + boundedDestroyed.get());
             byte[][] again = new byte[OBJECTS][];
             for (int i = 0; i < OBJECTS; i++) {

@@ -1,0 +1,80 @@
+package io.github.stripedpool.buffer;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Run by {@link HeapTrimTest} in a child JVM on a concurrent collector (ZGC), whose collections
+ * clear weak references before they free the garbage: first a heap a quarter full of live data
+ * under a buffer loop that makes garbage fast (bursts of held buffers, a little garbage per
+ * request, as {@code HeadroomBenchmark} does) through at least {@value #CYCLES} collections,
+ * where the pool must never trim; then live data up to 88 % of the heap (above the default threshold, 85 %) and a few
+ * collections, where it must. Prints one line per phase.
+ */
+public final class ConcurrentCollectorApp {
+    /** Collections the roomy phase runs through at least. */
+    static final int CYCLES = 200;
+
+    /** Reachable from a static, so that the compiler cannot find the live data dead. */
+    static final List<byte[]> LIVE = new ArrayList<>();
+    static volatile Object sink;
+
+    private ConcurrentCollectorApp() {
+    }
+
+    public static void main(String[] args) {
+        long max = Runtime.getRuntime().maxMemory();
+        fillLiveTo(max / 4);
+        try (BufferPool<byte[]> pool = BufferPool.bytes().budget(8L << 20).minClassSize(1024).name("roomy").build()) {
+            long start = collections();
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            byte[][] held = new byte[256][];
+            long k = 0;
+            while ((collections() - start < CYCLES || k < 2_000_000) && System.nanoTime() < deadline) {
+                for (int i = 0; i < 1000; i++, k++) {
+                    int n = 1024 + (int) (k * 7919 % 31744);
+                    byte[] b = pool.acquire(n);
+                    b[n - 1] = 1;
+                    if (k % 4096 < 4096 - held.length) {
+                        pool.release(b);
+                    } else {
+                        int h = (int) (k % 4096) - (4096 - held.length);
+                        held[h] = b;
+                        if (h == held.length - 1) {
+                            for (int j = 0; j < held.length; j++) {
+                                pool.release(held[j]);
+                                held[j] = null;
+                            }
+                        }
+                    }
+                    sink = new long[n >>> 5];
+                }
+            }
+            System.out.println("roomy: collections " + (collections() - start) + ", trims " + pool.stats().trims());
+            fillLiveTo(max * 88 / 100);
+            HeapTrimTest.fill(pool, 20);
+            long pressed = System.nanoTime() + 30_000_000_000L;
+            while (pool.stats().trims() == 0 && System.nanoTime() < pressed) {
+                System.gc();
+            }
+            System.out.println("pressed: trims " + pool.stats().trims());
+        }
+        System.out.println("live arrays: " + LIVE.size());
+    }
+
+    private static void fillLiveTo(long bytes) {
+        while ((long) LIVE.size() * 1040 < bytes) {
+            LIVE.add(new byte[1024]);
+        }
+    }
+
+    private static long collections() {
+        long n = 0;
+        for (GarbageCollectorMXBean g : ManagementFactory.getGarbageCollectorMXBeans()) {
+            n += Math.max(0, g.getCollectionCount());
+        }
+        return n;
+    }
+}
