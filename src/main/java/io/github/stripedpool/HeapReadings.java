@@ -91,11 +91,11 @@ final class HeapReadings {
      * was seen, on a collector that is {@code concurrentCollector} or not. Clock thread only.
      */
     void record(long used, long max, boolean concurrentCollector) {
-        if (max <= 0 || max == Long.MAX_VALUE) {
+        double f = HeapTrim.fraction(used, max);
+        if (Double.isNaN(f)) {
             fullness = Double.NaN; // no limit: never short
             return;
         }
-        double f = Math.max(0, Math.min(1, (double) used / max));
         window[next] = f;
         next = next == WINDOW - 1 ? 0 : next + 1; // no counter to overflow in a JVM that runs for years
         filled = Math.min(filled + 1, WINDOW);

@@ -38,7 +38,18 @@ final class HeapTrim {
 
     /** The level for a heap left {@code used} of {@code max} bytes full by a collection. */
     static int level(double threshold, long used, long max) {
-        return max == Long.MAX_VALUE || max <= 0 ? NONE : level(threshold, (double) used / max);
+        return level(threshold, fraction(used, max));
+    }
+
+    /**
+     * How full a heap of {@code used} of {@code max} bytes is, from 0 to 1; NaN if it has no
+     * limit ({@code max} unknown or {@code Long.MAX_VALUE}), which never trims.
+     */
+    static double fraction(long used, long max) {
+        if (max <= 0 || max == Long.MAX_VALUE) {
+            return Double.NaN;
+        }
+        return Math.max(0, Math.min(1, (double) used / max));
     }
 
     /** The level for a heap {@code full} (a fraction of the maximum; NaN: no limit) after a collection. */

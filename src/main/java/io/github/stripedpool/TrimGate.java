@@ -68,7 +68,7 @@ final class TrimGate {
      * full, at {@code nowNanos}: {@link HeapTrim#NONE} while a trim is held back.
      */
     int level(long used, long max, long nowNanos) {
-        return level(max == Long.MAX_VALUE || max <= 0 ? Double.NaN : (double) used / max, nowNanos);
+        return level(HeapTrim.fraction(used, max), nowNanos);
     }
 
     /** As {@link #level(long, long, long)}, for a heap {@code full} (a fraction; NaN: no limit). */

@@ -48,7 +48,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code PooledByteBufAllocator} (its per-thread caches are used on the {@code FastThreadLocalThread}s
  * the fork runs its workers on); {@code jetty} Jetty 12's {@code ArrayByteBufferPool.Quadratic}
  * (power-of-two buckets up to 64 KiB); {@code alloc} a new {@code byte[]} or
- * {@code ByteBuffer.allocateDirect} each time. {@code kind}: {@code heap} ({@code byte[]} for
+ * {@code ByteBuffer.allocateDirect} each time; {@code floor} ({@link Floor}) one plain slot per
+ * thread and class, found by thread id, the buffer released to the slot of its capacity, a new
+ * buffer on a miss and nothing kept beyond the slots: the least code that reuses a buffer of the
+ * right class, with no aging, budget, close or leak detection, so that no buffer pool can be
+ * cheaper and "how far from the limit" is a number. {@code kind}: {@code heap} ({@code byte[]} for
  * striped, handBuilt and alloc; heap buffers for Netty and Jetty) or {@code direct}.
  *
  * <pre>
@@ -69,7 +73,7 @@ public class BufferBenchmark {
     /** The draw's seed: fixed, so that every run and every peer sees the same sizes. */
     static final long SEED = 42;
 
-    @Param({"striped", "handBuilt", "handByCapacity", "netty", "jetty", "alloc"})
+    @Param({"striped", "handBuilt", "handByCapacity", "floor", "netty", "jetty", "alloc"})
     public String impl;
 
     @Param({"heap", "direct"})
@@ -134,6 +138,9 @@ public class BufferBenchmark {
                 yield new HandBuilt<ByteBuffer>(ByteBuffer::allocateDirect, ByteBuffer::clear,
                         PlatformDependent::freeDirectBuffer, BufferBenchmark::touch, false);
             }
+            case "floor" -> direct
+                    ? new Floor<ByteBuffer>(ByteBuffer::allocateDirect, ByteBuffer::clear, BufferBenchmark::touch)
+                    : new Floor<byte[]>(byte[]::new, null, BufferBenchmark::touch);
             case "netty" -> netty(direct);
             case "jetty" -> jetty(direct);
             case "alloc" -> direct ? n -> touch(ByteBuffer.allocateDirect(n), n) : n -> touch(new byte[n], n);
@@ -229,6 +236,75 @@ public class BufferBenchmark {
             for (Pool<T> p : pools) {
                 p.close();
             }
+        }
+    }
+
+    /**
+     * The floor: one plain slot per platform thread and class, in a table indexed by thread id
+     * (a thread whose entry another thread took allocates every time; threads with consecutive
+     * ids, as the benchmark's are, never share one), the class found from the size on acquire and from the capacity on
+     * release, as a pool that is given only the buffer must. A miss allocates; a release to a
+     * full slot drops the buffer. Touched by its owner only.
+     */
+    static final class Floor<T> implements Buffers {
+        private static final int ROWS = 4096;
+
+        /** A thread's slots, one per class. */
+        static final class Row {
+            final Thread owner;
+            final Object[] slots = new Object[11];
+
+            Row(Thread owner) {
+                this.owner = owner;
+            }
+        }
+
+        private final Row[] rows = new Row[ROWS];
+        private final IntFunction<T> make;
+        private final Consumer<T> reset;
+        private final Touch<T> touch;
+
+        Floor(IntFunction<T> make, Consumer<T> reset, Touch<T> touch) {
+            this.make = make;
+            this.reset = reset;
+            this.touch = touch;
+        }
+
+        @SuppressWarnings("deprecation") // Thread.getId(): threadId() only exists from JDK 19
+        private Row row() {
+            Thread t = Thread.currentThread();
+            int i = (int) t.getId() & (ROWS - 1);
+            Row r = rows[i];
+            if (r == null) {
+                r = rows[i] = new Row(t);
+            }
+            return r.owner == t ? r : null;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public int cycle(int n) {
+            int c = classOf(n);
+            Row r = row();
+            Object x = r == null ? null : r.slots[c];
+            T b;
+            if (x != null) {
+                r.slots[c] = null;
+                b = (T) x;
+            } else {
+                b = make.apply(64 << c);
+            }
+            int capacity = touch.touch(b, n);
+            if (reset != null) {
+                reset.accept(b);
+            }
+            // The class of the capacity, not c: a pool given only the buffer must find it so.
+            int back = 31 - Integer.numberOfLeadingZeros(capacity) - 6;
+            Row owner = row();
+            if (owner != null && owner.slots[back] == null) {
+                owner.slots[back] = b;
+            }
+            return capacity;
         }
     }
 

@@ -6,12 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Run by {@link HeapTrimTest} in a child JVM on a concurrent collector (ZGC), whose collections
- * clear weak references before they free the garbage: first a heap a quarter full of live data
- * under a buffer loop that makes garbage fast (bursts of held buffers, a little garbage per
- * request, as {@code HeadroomBenchmark} does) through at least {@value #CYCLES} collections,
- * where the pool must never trim; then live data up to 88 % of the heap (above the default threshold, 85 %) and a few
- * collections, where it must. Prints one line per phase.
+ * Run by {@link HeapTrimTest} in a child JVM on a concurrent collector (ZGC or Shenandoah),
+ * whose collections clear weak references before they free the garbage: first a heap a quarter
+ * full of live data under a buffer loop that makes garbage fast (bursts of held buffers, a
+ * little garbage per request, as {@code HeadroomBenchmark} does) through at least
+ * {@value #CYCLES} collections, where the pool must never trim; then live data up to 88 % of the
+ * heap (above the default threshold, 85 %) and a few collections, where it must. Prints one line
+ * per phase.
  */
 public final class ConcurrentCollectorApp {
     /** Collections the roomy phase runs through at least. */
