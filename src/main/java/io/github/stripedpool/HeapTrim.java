@@ -36,11 +36,6 @@ final class HeapTrim {
     private HeapTrim() {
     }
 
-    /** The level for a heap left {@code used} of {@code max} bytes full by a collection. */
-    static int level(double threshold, long used, long max) {
-        return level(threshold, fraction(used, max));
-    }
-
     /**
      * How full a heap of {@code used} of {@code max} bytes is, from 0 to 1; NaN if it has no
      * limit ({@code max} unknown or {@code Long.MAX_VALUE}), which never trims.

@@ -23,17 +23,17 @@ class HeapTrimPoolTest {
     @Test
     void theLevelRisesWithTheHeapAndNeverWithoutALimit() {
         long max = 1000;
-        assertEquals(HeapTrim.NONE, HeapTrim.level(0.85, 850, max));
-        assertEquals(HeapTrim.SOFT, HeapTrim.level(0.85, 851, max));
-        assertEquals(HeapTrim.SOFT, HeapTrim.level(0.85, 925, max));
-        assertEquals(HeapTrim.HARD, HeapTrim.level(0.85, 926, max));
-        assertEquals(HeapTrim.HARD, HeapTrim.level(0.85, max, max));
-        assertEquals(HeapTrim.SOFT, HeapTrim.level(0, 1, max));
-        assertEquals(HeapTrim.NONE, HeapTrim.level(0, 0, max));
-        assertEquals(HeapTrim.HARD, HeapTrim.level(0, 501, max));
+        assertEquals(HeapTrim.NONE, level(0.85, 850, max));
+        assertEquals(HeapTrim.SOFT, level(0.85, 851, max));
+        assertEquals(HeapTrim.SOFT, level(0.85, 925, max));
+        assertEquals(HeapTrim.HARD, level(0.85, 926, max));
+        assertEquals(HeapTrim.HARD, level(0.85, max, max));
+        assertEquals(HeapTrim.SOFT, level(0, 1, max));
+        assertEquals(HeapTrim.NONE, level(0, 0, max));
+        assertEquals(HeapTrim.HARD, level(0, 501, max));
         for (long used : new long[] {0, 1, max, Long.MAX_VALUE}) {
-            assertEquals(HeapTrim.NONE, HeapTrim.level(1, used, max), "threshold 1 never trims");
-            assertEquals(HeapTrim.NONE, HeapTrim.level(0, used, Long.MAX_VALUE), "no heap limit");
+            assertEquals(HeapTrim.NONE, level(1, used, max), "threshold 1 never trims");
+            assertEquals(HeapTrim.NONE, level(0, used, Long.MAX_VALUE), "no heap limit");
         }
         assertEquals(HeapTrim.NONE, new TrimGate(1).level(System.nanoTime()), "threshold 1 never trims, whatever the heap");
     }
@@ -151,5 +151,10 @@ class HeapTrimPoolTest {
         }
         held.forEach(pool::release);
         return held;
+    }
+
+    /** The level for a heap left {@code used} of {@code max} bytes full by a collection. */
+    private static int level(double threshold, long used, long max) {
+        return HeapTrim.level(threshold, HeapTrim.fraction(used, max));
     }
 }
