@@ -43,8 +43,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * headroom; {@code poolNoTrim}, the same pool with trimming off ({@code trimAboveHeap(1)}), which gives
  * memory back only by aging; {@code poolFine}, the first with four classes per doubling
  * ({@code classesPerDoubling(4)}), so that a buffer is at most a quarter larger than its body,
- * not up to twice; Netty's {@code PooledByteBufAllocator} and Jetty's
- * {@code ArrayByteBufferPool}, heap buffers. Run it with {@code -prof gc}: {@code gc.count} and
+ * not up to twice; {@code poolAmple}, the first with a budget large enough for every class to
+ * keep what a burst gives back (see {@link #AMPLE_BUDGET}); Netty's
+ * {@code PooledByteBufAllocator} and Jetty's {@code ArrayByteBufferPool}, heap buffers. Run it with {@code -prof gc}: {@code gc.count} and
  * {@code gc.time} beside the throughput, since one without the other misleads. The collector is
  * a benchmark method: a JVM flag of the fork.
  *
@@ -66,12 +67,22 @@ public class HeadroomBenchmark {
     static final int DRAW = 4096;
     /** The largest body. */
     static final int MAX_BODY = 64 * 1024;
+    /**
+     * {@code poolAmple}'s budget: 192 MiB, so that the equal split's share of the 64 KiB class
+     * (a seventh) holds the 427 buffers of that class a burst holds (27 MiB). The burst's 2,048
+     * buffers take 45.6 MiB in their classes; a 64 MiB budget split equally keeps 28 MiB of them
+     * and drops 17.6 MiB at each burst's end (281 buffers, most of them 64 KiB), which the next
+     * burst allocates again. A budget split by the demand it has seen (Go's bytebufferpool learns
+     * its sizes from what is released) would keep all 45.6 MiB within 64 MiB: this row is that
+     * pool's idle state, reached through the budget, and tells whether learning the split pays.
+     */
+    static final long AMPLE_BUDGET = 192L << 20;
     /** Bytes per object of the live set: many small objects, as an application's heap holds. */
     private static final int LIVE_OBJECT_BYTES = 1024;
     /** What a body is read from. */
     private static final byte[] WIRE = wire();
 
-    @Param({"alloc", "allocRounded", "pool", "poolSmall", "poolNoTrim", "poolFine", "netty", "jetty"})
+    @Param({"alloc", "allocRounded", "pool", "poolSmall", "poolNoTrim", "poolFine", "poolAmple", "netty", "jetty"})
     public String impl;
 
     /** {@code roomy}: a quarter of the heap live; {@code tight}: three quarters. */
@@ -176,6 +187,8 @@ public class HeadroomBenchmark {
                     .name("headroom-no-trim").build());
             case "poolFine" -> pool(BufferPool.bytes().budget(64L << 20).minClassSize(1024).classesPerDoubling(4)
                     .name("headroom-fine").build());
+            case "poolAmple" -> pool(BufferPool.bytes().budget(AMPLE_BUDGET).minClassSize(1024)
+                    .name("headroom-ample").build());
             case "netty" -> netty();
             case "jetty" -> jetty();
             default -> throw new IllegalArgumentException("unknown impl " + impl);

@@ -122,6 +122,11 @@ public final class BufferPoolBuilder<B> {
      * beyond its class's share drops the buffer. Direct and heap pools are separate pools with
      * separate budgets.
      *
+     * <p>Because the shares are equal, the class with the most bytes held at once decides: to
+     * keep a whole burst, give the number of classes times that class's peak bytes, not the
+     * burst's total (docs/buffers.md, "Sizing the budget", shows what a burst dropped and made
+     * again at each end costs in a heap with little room).
+     *
      * @param bytes zero or more (zero keeps nothing); default 16 MiB
      * @return this builder
      * @throws IllegalArgumentException if {@code bytes} is negative

@@ -219,16 +219,10 @@ final class Goals {
     /**
      * HeadroomBenchmark, the seed's scenario: with trimming (its default) the buffer pool is never
      * below allocation's throughput in the tight heap, and never runs out of memory where
-     * allocation does not. A configuration where the pool has no result while allocation has one,
-     * and the pool has results elsewhere in the run or another pool has one in that configuration,
-     * is one where its forks ran out of memory: every mode of bench/run runs the default pool
-     * beside the others in one command, and lets only that failure through in this benchmark. (A
-     * run where every pool ran out of memory in every configuration cannot be told from one
-     * without pools: its goals read "not measured".)
+     * allocation does not. The pool ran out of memory in a configuration where the JMH log says
+     * so ({@link OutOfMemory}): a failed fork leaves no result in the JSON.
      */
     private void headroom() {
-        boolean poolRan = runs.all.stream()
-                .anyMatch(r -> r.name.startsWith("HeadroomBenchmark.") && r.param("impl").equals("pool"));
         List<String> compared = new ArrayList<>();
         List<String> outOfMemory = new ArrayList<>();
         for (String c : List.of("g1", "zgc")) {
@@ -237,9 +231,7 @@ final class Goals {
             for (String live : List.of("roomy", "tight")) {
                 Run alloc = OtherSections.find(rs, "alloc", live);
                 Run pool = OtherSections.find(rs, "pool", live);
-                boolean otherPool = rs.stream().anyMatch(r -> r.param("liveSet").equals(live)
-                        && !r.param("impl").equals("alloc") && !r.param("impl").equals("pool"));
-                boolean oom = pool == null && alloc != null && (poolRan || otherPool);
+                boolean oom = pool == null && alloc != null && runs.outOfMemory.headroom(c, "pool", live);
                 if (alloc != null && (pool != null || oom)) {
                     compared.add(collector + " " + live);
                 }

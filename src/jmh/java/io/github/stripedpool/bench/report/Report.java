@@ -53,7 +53,7 @@ public final class Report {
             System.err.println("no JMH results in " + results);
             System.exit(1);
         }
-        Report report = new Report(args[0], args.length > 3 ? args[3] : "", new Runs(all));
+        Report report = new Report(args[0], args.length > 3 ? args[3] : "", new Runs(all, OutOfMemory.read(results)));
         List<Goals.Goal> goals = Goals.of(report.runs);
         Verdict verdict = new Verdict(report.runs, goals);
         Page page = report.page(goals, verdict);

@@ -8,9 +8,16 @@ import java.util.stream.Collectors;
 /** The results of one {@code bench/run}, and the lookups every section makes in them. */
 final class Runs {
     final List<Run> all;
+    /** The configurations whose forks ran out of memory, which have no result in {@link #all}. */
+    final OutOfMemory outOfMemory;
 
     Runs(List<Run> all) {
+        this(all, OutOfMemory.none());
+    }
+
+    Runs(List<Run> all, OutOfMemory outOfMemory) {
         this.all = all;
+        this.outOfMemory = outOfMemory;
     }
 
     List<Run> select(Predicate<Run> p) {
