@@ -311,6 +311,8 @@ class ReentrancyPropertyTest {
         void run() {
             pool = builder(true, "reentrant").build();
             other = builder(false, "other").build();
+            offTheClock(pool);
+            offTheClock(other);
             try {
                 drive();
             } catch (PoolClosedException e) {
@@ -369,18 +371,42 @@ class ReentrancyPropertyTest {
          * from the worker.
          */
         private void trimNow(Pool<Obj> p) {
+            AfterCollection target = agingTarget(p);
+            onLane(p, () -> target.onGarbageCollection(System.nanoTime()));
+        }
+
+        /**
+         * Takes {@code p} off the aging clock, and waits for any job the clock gave its lane
+         * before that: from then on only {@link #trimNow} ages it, on the lane, while the driver
+         * waits. An aging job run by a real collection at the same time as the driver's own
+         * acquire may take an object from the driver's private slot as the driver takes it (in a
+         * pool without a destroy hook both succeed, see PrivateSlot): the pool then counts it
+         * dropped while the driver holds it, and created - dropped is one below idle + inUse.
+         * That race is the design's, and documented; here it would fail the accounting check.
+         */
+        private void offTheClock(Pool<Obj> p) {
+            AgingClock.unregister(agingTarget(p));
+            onLane(p, () -> { });
+        }
+
+        private AfterCollection agingTarget(Pool<Obj> p) {
             Pool<Obj> engine = p instanceof LeakDetectingPool ? ((LeakDetectingPool<Obj>) p).engine() : p;
-            AfterCollection target = engine instanceof BoundedPool
+            return engine instanceof BoundedPool
                     ? ((BoundedPool<Obj>) engine).maintenance() : (AfterCollection) engine;
+        }
+
+        /** Runs {@code job} on {@code p}'s background lane, after what is queued there, and waits. */
+        private void onLane(Pool<Obj> p, Runnable job) {
+            AfterCollection target = agingTarget(p);
             CompletableFuture<Void> done = new CompletableFuture<>();
             Background.lane(target).submit(() -> {
                 try {
-                    target.onGarbageCollection(System.nanoTime());
+                    job.run();
                     done.complete(null);
                 } catch (Throwable t) {
                     done.completeExceptionally(t);
                 }
-            }, "a test's trim of pool '" + p.name() + "'");
+            }, "a test's job on pool '" + p.name() + "'");
             try {
                 done.get(10, TimeUnit.SECONDS);
             } catch (Exception e) {
