@@ -26,10 +26,6 @@ final class OutOfMemory {
         this.failed = failed;
     }
 
-    static OutOfMemory none() {
-        return new OutOfMemory(Set.of());
-    }
-
     /** Reads every {@code *.log} in {@code dir}. */
     static OutOfMemory read(Path dir) throws IOException {
         List<Path> logs;

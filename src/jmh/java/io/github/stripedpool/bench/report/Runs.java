@@ -11,10 +11,6 @@ final class Runs {
     /** The configurations whose forks ran out of memory, which have no result in {@link #all}. */
     final OutOfMemory outOfMemory;
 
-    Runs(List<Run> all) {
-        this(all, OutOfMemory.none());
-    }
-
     Runs(List<Run> all, OutOfMemory outOfMemory) {
         this.all = all;
         this.outOfMemory = outOfMemory;
