@@ -70,8 +70,23 @@ public final class HeapPressureApp {
             System.gc();
             awaitChange(() -> objects.stats().trims(), settled);
             awaitChange(() -> hard.stats().trims(), hardSettled);
-            long hardIdleFrom = hard.stats().trims();
-            fill(hard);
+            // A collection while the objects are filled in (the heap is nearly full: any
+            // allocation may start one) runs a trim while some are held, which drops those
+            // already back and counts a trim before the rest are idle. Then fill again, until a
+            // fill that no trim ran beside: from then on all are idle, and the first trim must
+            // drop them all.
+            long hardIdleFrom;
+            int hardDestroyedBefore;
+            for (int attempt = 1; ; attempt++) {
+                long before = hard.stats().trims();
+                int destroyedBefore = hardDestroyed.get();
+                fill(hard);
+                hardIdleFrom = hard.stats().trims();
+                hardDestroyedBefore = hardDestroyed.get();
+                if (hardIdleFrom == before && hardDestroyedBefore == destroyedBefore || attempt == 20) {
+                    break;
+                }
+            }
             long deadline = System.nanoTime() + 20_000_000_000L;
             while ((buffers.stats().trims() == 0 || buffers.stats().idleBytes() != 0
                     || objects.stats().idle() != 0 || hard.stats().idle() != 0 || bounded.stats().idle() != 2)
@@ -85,7 +100,7 @@ public final class HeapPressureApp {
                 System.out.println("pressed " + p.name() + ": trims " + p.stats().trims() + ", idle " + p.stats().idle());
             }
             hard.close();
-            System.out.println("hard: destroyed " + hardDestroyed.get() + ", the last with "
+            System.out.println("hard: destroyed " + (hardDestroyed.get() - hardDestroyedBefore) + ", the last with "
                     + (hardTrimsAtDestroy.get() - hardIdleFrom) + " trims counted since its objects were idle");
             System.out.println("bounded: destroyed " + boundedDestroyed.get());
             byte[][] again = new byte[OBJECTS][];
