@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.github.stripedpool.buffer.BufferPool;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -128,6 +129,13 @@ class DocsMatchCodeTest {
                 + PoolBuilder.DEFAULT_AGING_INTERVAL.toSeconds() + " s)");
         assertSays("docs/which-pool.md", "(the default is " + PoolBuilder.DEFAULT_MAX_IDLE_PER_PROCESSOR
                 + " per processor)");
+        try (BufferPool<byte[]> buffers = BufferPool.bytes().build()) {
+            StringBuilder keeps = new StringBuilder("| idle buffers kept, at most |");
+            for (int i = 0; i < buffers.stats().classCount(); i++) {
+                keeps.append(' ').append(buffers.stats().classKeeps(i)).append(" |");
+            }
+            assertSays("docs/buffers.md", keeps.toString());
+        }
         assertSays("README.md", "| `SAMPLED`, 1 in " + LeakSettings.DEFAULT_INTERVAL + " (default) |");
         assertSays("docs/finding-leaks.md", "| `SAMPLED`, 1 in " + LeakSettings.DEFAULT_INTERVAL + " (default) |");
         assertEquals(1_000_000L, BoundedWaitQueue.STARVATION_NANOS);

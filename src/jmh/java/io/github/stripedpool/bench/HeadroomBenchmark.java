@@ -1,5 +1,6 @@
 package io.github.stripedpool.bench;
 
+import io.github.stripedpool.Pool;
 import io.github.stripedpool.buffer.BufferPool;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -43,8 +44,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * headroom; {@code poolNoTrim}, the same pool with trimming off ({@code trimAboveHeap(1)}), which gives
  * memory back only by aging; {@code poolFine}, the first with four classes per doubling
  * ({@code classesPerDoubling(4)}), so that a buffer is at most a quarter larger than its body,
- * not up to twice; {@code poolAmple}, the first with a budget large enough for every class to
- * keep what a burst gives back (see {@link #AMPLE_BUDGET}); Netty's
+ * not up to twice; {@code poolBytesSplit}, the same classes and budget built by hand as one
+ * {@link Pool} per class, each keeping an equal share of the budget's <em>bytes</em> rather
+ * than the same number of buffers as every other class (see {@link #byBytes}); Netty's
  * {@code PooledByteBufAllocator} and Jetty's {@code ArrayByteBufferPool}, heap buffers. Run it with {@code -prof gc}: {@code gc.count} and
  * {@code gc.time} beside the throughput, since one without the other misleads. The collector is
  * a benchmark method: a JVM flag of the fork.
@@ -67,22 +69,14 @@ public class HeadroomBenchmark {
     static final int DRAW = 4096;
     /** The largest body. */
     static final int MAX_BODY = 64 * 1024;
-    /**
-     * {@code poolAmple}'s budget: 192 MiB, so that the equal split's share of the 64 KiB class
-     * (a seventh) holds the 427 buffers of that class a burst holds (27 MiB). The burst's 2,048
-     * buffers take 45.6 MiB in their classes; a 64 MiB budget split equally keeps 28 MiB of them
-     * and drops 17.6 MiB at each burst's end (281 buffers, most of them 64 KiB), which the next
-     * burst allocates again. A budget split by the demand it has seen (Go's bytebufferpool learns
-     * its sizes from what is released) would keep all 45.6 MiB within 64 MiB: this row is that
-     * pool's idle state, reached through the budget, and tells whether learning the split pays.
-     */
-    static final long AMPLE_BUDGET = 192L << 20;
+    /** The budget of every pool but {@code poolSmall}: 64 MiB, sized for the burst. */
+    static final long BUDGET = 64L << 20;
     /** Bytes per object of the live set: many small objects, as an application's heap holds. */
     private static final int LIVE_OBJECT_BYTES = 1024;
     /** What a body is read from. */
     private static final byte[] WIRE = wire();
 
-    @Param({"alloc", "allocRounded", "pool", "poolSmall", "poolNoTrim", "poolFine", "poolAmple", "netty", "jetty"})
+    @Param({"alloc", "allocRounded", "pool", "poolSmall", "poolNoTrim", "poolFine", "poolBytesSplit", "netty", "jetty"})
     public String impl;
 
     /** {@code roomy}: a quarter of the heap live; {@code tight}: three quarters. */
@@ -181,14 +175,13 @@ public class HeadroomBenchmark {
                 public void give(Object b) {
                 }
             };
-            case "pool" -> pool(BufferPool.bytes().budget(64L << 20).minClassSize(1024).name("headroom").build());
+            case "pool" -> pool(BufferPool.bytes().budget(BUDGET).minClassSize(1024).name("headroom").build());
             case "poolSmall" -> pool(BufferPool.bytes().minClassSize(1024).name("headroom-small").build());
-            case "poolNoTrim" -> pool(BufferPool.bytes().budget(64L << 20).minClassSize(1024).trimAboveHeap(1)
+            case "poolNoTrim" -> pool(BufferPool.bytes().budget(BUDGET).minClassSize(1024).trimAboveHeap(1)
                     .name("headroom-no-trim").build());
-            case "poolFine" -> pool(BufferPool.bytes().budget(64L << 20).minClassSize(1024).classesPerDoubling(4)
+            case "poolFine" -> pool(BufferPool.bytes().budget(BUDGET).minClassSize(1024).classesPerDoubling(4)
                     .name("headroom-fine").build());
-            case "poolAmple" -> pool(BufferPool.bytes().budget(AMPLE_BUDGET).minClassSize(1024)
-                    .name("headroom-ample").build());
+            case "poolBytesSplit" -> byBytes(BUDGET);
             case "netty" -> netty();
             case "jetty" -> jetty();
             default -> throw new IllegalArgumentException("unknown impl " + impl);
@@ -282,6 +275,44 @@ public class HeadroomBenchmark {
             @Override
             public void close() {
                 pool.close();
+            }
+        };
+    }
+
+    /**
+     * {@code poolBytesSplit}: the pool's classes (1 to 64 KiB) and budget, as one {@link Pool}
+     * per class whose {@code maxIdle} is an equal share of the budget's bytes over its class
+     * size, found by size on acquire and by length on release. Split so, the 64 KiB class keeps
+     * 146 buffers of the 427 a burst holds, and the burst's end drops 281 (17.6 MiB) that the
+     * next burst makes again; split by count, as {@link BufferPool} splits it, every class keeps
+     * 516 and the whole burst stays. The pools' trimming and aging are the same as the buffer
+     * pool's classes' (the defaults).
+     */
+    @SuppressWarnings("unchecked") // an array of a generic type: filled with Pool<byte[]> only
+    private static Bodies byBytes(long budget) {
+        int classes = 7;
+        Pool<byte[]>[] pools = (Pool<byte[]>[]) new Pool<?>[classes];
+        for (int i = 0; i < classes; i++) {
+            int size = 1024 << i;
+            pools[i] = Pool.builder(() -> new byte[size]).maxIdle((int) (budget / classes / size))
+                    .name("headroom-bytes-" + size).build();
+        }
+        return new Arrays() {
+            @Override
+            public Object take(int n) {
+                return pools[n <= 1024 ? 0 : 22 - Integer.numberOfLeadingZeros(n - 1)].acquire();
+            }
+
+            @Override
+            public void give(Object b) {
+                pools[21 - Integer.numberOfLeadingZeros(((byte[]) b).length)].release((byte[]) b);
+            }
+
+            @Override
+            public void close() {
+                for (Pool<byte[]> p : pools) {
+                    p.close();
+                }
             }
         };
     }

@@ -43,8 +43,10 @@ import java.util.function.Consumer;
  *
  * <h2>Budget</h2>
  * The idle buffers never hold more than the {@linkplain BufferPoolBuilder#budget(long) budget}
- * (default 16 MiB), split equally among the classes; a buffer released beyond its class's share
- * is dropped. Buffers in use are not counted: they are the application's.
+ * (default 16 MiB). Every class may keep the same number of idle buffers, as many as the budget
+ * holds of one buffer of every class (with the defaults, 128 of each class, 129 of those up to
+ * 4 KiB); a buffer released beyond its class's count is dropped. Buffers in use are not
+ * counted: they are the application's.
  *
  * <p>After a garbage collection that leaves the heap fuller than
  * {@linkplain BufferPoolBuilder#trimAboveHeap(double) a threshold} (default 85 %), idle buffers
@@ -163,7 +165,7 @@ public final class BufferPool<B> implements AutoCloseable {
                 if (sizes.keep(i) > 0) {
                     b.maxIdle(sizes.keep(i));
                 } else {
-                    // The class's share holds no buffer: keep none, so the budget holds.
+                    // The budget leaves this class no buffer: keep none, so the budget holds.
                     b.maxIdle(1).retainIf(x -> false);
                 }
                 if (clearer != null) {
@@ -226,7 +228,7 @@ public final class BufferPool<B> implements AutoCloseable {
 
     /**
      * Gives a buffer back: it is cleared (and zeroed, if the pool zeroes on release) and kept
-     * for reuse, or dropped if its class already keeps its share of the budget, or if it is
+     * for reuse, or dropped if its class already keeps its count of idle buffers, or if it is
      * larger than the largest class. A dropped direct buffer is freed at once. After
      * {@link #close()} every released buffer is dropped.
      *

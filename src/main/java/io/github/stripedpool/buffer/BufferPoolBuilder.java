@@ -18,10 +18,9 @@ import java.util.function.Consumer;
 public final class BufferPoolBuilder<B> {
     /**
      * Default {@link #maxClassSize(int)}: 64 KiB. It covers the buffers of most I/O (a TLS
-     * record is at most 16 KiB, socket and file copies commonly use 8 to 64 KiB), and with the
-     * budget split equally among the classes, each class of the default 16 MiB budget can keep
-     * at least 22 buffers; a larger largest class takes a share of the budget that smaller
-     * classes, used far more often, would otherwise get.
+     * record is at most 16 KiB, socket and file copies commonly use 8 to 64 KiB), and every
+     * class of the default 16 MiB budget can keep 128 buffers (129 up to 4 KiB); each doubling
+     * of the largest class about halves that count, for every class.
      */
     static final int DEFAULT_MAX_CLASS = 64 * 1024;
 
@@ -36,7 +35,8 @@ public final class BufferPoolBuilder<B> {
 
     /**
      * Default {@link #budget(long)}: 16 MiB of idle buffers, small beside any heap or direct
-     * memory limit a server runs with, and enough for a few dozen idle buffers of each class.
+     * memory limit a server runs with, and with the default classes 128 idle buffers of each
+     * (129 of those up to 4 KiB).
      */
     static final long DEFAULT_BUDGET = 16L * 1024 * 1024;
 
@@ -98,8 +98,9 @@ public final class BufferPoolBuilder<B> {
      * of 17 KiB gets 32 KiB); 2, 4 or 8 add evenly spaced classes between each two (with 4:
      * 16, 20, 24, 28, 32 KiB...), so that a buffer is at most a half, a quarter or an eighth
      * larger than asked for. Finer classes waste less memory on each buffer in use, which counts
-     * when many are held at once in a heap with little room; they also split the budget into
-     * more, smaller shares, so each class keeps fewer idle buffers.
+     * when many are held at once in a heap with little room; but the budget then holds fewer
+     * buffers of each class (with 4, the class sizes add up to about five and a half times as
+     * much, so each class keeps about a fifth as many).
      *
      * @param steps 1, 2, 4 or 8, at most the smallest class size; default 1
      * @return this builder
@@ -115,17 +116,19 @@ public final class BufferPoolBuilder<B> {
     }
 
     /**
-     * Sets the most bytes the pool keeps in idle buffers, over all its classes. The budget is
-     * split into equal shares, one per class, and a class keeps as many idle buffers as fit in
-     * its share (rounded down; a class whose share is smaller than one of its buffers keeps
-     * none). So the idle buffers' bytes never exceed the budget, whatever the load; a release
-     * beyond its class's share drops the buffer. Direct and heap pools are separate pools with
-     * separate budgets.
+     * Sets the most bytes the pool keeps in idle buffers, over all its classes. Every class may
+     * keep the same number of idle buffers: the budget divided by the sum of the class sizes
+     * (rounded down), and what is left gives one more to each class in turn from the smallest,
+     * while it fits (a budget below the sum keeps one of each of the smallest classes, and none
+     * of the others). So the idle buffers' bytes never exceed the budget, whatever the load; a
+     * release beyond its class's count drops the buffer. Direct and heap pools are separate
+     * pools with separate budgets.
      *
-     * <p>Because the shares are equal, the class with the most bytes held at once decides: to
-     * keep a whole burst, give the number of classes times that class's peak bytes, not the
-     * burst's total (docs/buffers.md, "Sizing the budget", shows what a burst dropped and made
-     * again at each end costs in a heap with little room).
+     * <p>To keep a whole burst of {@code N} buffers held at once, whatever their sizes, give
+     * {@code N} times the sum of the class sizes (about twice the largest class with one class
+     * per doubling: 128 KiB for the default classes). A class keeps only what was released to
+     * it, so the budget is a cap, not memory taken: the classes a workload does not use hold
+     * nothing (docs/buffers.md, "Sizing the budget").
      *
      * @param bytes zero or more (zero keeps nothing); default 16 MiB
      * @return this builder

@@ -93,10 +93,11 @@ public final class BufferPoolStats {
     }
 
     /**
-     * The most idle buffers a class keeps: its share of the budget divided by its size.
+     * The most idle buffers a class keeps: the same for every class, as many as the budget
+     * holds of one buffer of each class (see {@link BufferPoolBuilder#budget(long)}).
      *
      * @param index from 0 (the smallest class) to {@code classCount() - 1}
-     * @return the cap on the class's idle buffers; 0 if its share holds none
+     * @return the cap on the class's idle buffers; 0 if the budget leaves it none
      * @throws IndexOutOfBoundsException if {@code index} is out of range
      */
     public int classKeeps(int index) {

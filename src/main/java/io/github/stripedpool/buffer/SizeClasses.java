@@ -11,12 +11,23 @@ package io.github.stripedpool.buffer;
  * {@code i / steps} above the smallest, at step {@code i % steps} of it; the arithmetic below is
  * shifts and masks only.
  *
- * <p>Budget split: each of the {@code n} classes gets an equal share, {@code budget / n} bytes
- * (rounded down), and keeps {@code share / size} buffers (rounded down). The idle bytes are at
- * most {@code sum(keep[i] * size[i]) <= n * share <= budget}, and the underlying pools never
- * hold more than their {@code maxIdle}, so the budget holds at every instant. Equal bytes rather
- * than equal counts: a count split would give the largest class nearly all of the bytes, while
- * small buffers are the ones asked for most often.
+ * <p>Budget split: every class keeps the same number of buffers, {@code each = budget / S}
+ * (rounded down), where {@code S} is the sum of the class sizes; what is left,
+ * {@code budget - each * S}, less than {@code S}, gives one more buffer to each class in turn from
+ * the smallest, as long as its size fits in what is still left. The idle bytes are at most
+ * {@code sum(keep[i] * size[i]) <= budget} by construction, and the underlying pools never hold
+ * more than their {@code maxIdle}, so the budget holds at every instant.
+ *
+ * <p>Equal counts rather than equal bytes. A burst of {@code N} requests at once holds at most
+ * {@code N} buffers of any one class, whatever its sizes: a budget of {@code N * S} keeps all of
+ * them, where a split by bytes keeps {@code budget / n / size} of a class, few of the largest,
+ * whose buffers are then dropped at each burst's end and made again, the costliest bytes to
+ * churn (in HeadroomBenchmark's short G1 heap that churn halved the throughput). The bytes a
+ * split by count lets the largest class keep are a cap, not an allocation: a class keeps only
+ * what was released to it. And a split by bytes gives the smallest classes counts nobody holds
+ * at once (23,831 buffers of 64 bytes for the default 16 MiB), each with a slot reserved in its
+ * pool. Netty's thread caches, Jetty's buckets and .NET's {@code ArrayPool} bound each class by a
+ * count too.
  */
 final class SizeClasses {
     /** The underlying pools' cap on {@code maxIdle}: {@code PoolBuilder} accepts no more. */
@@ -45,9 +56,18 @@ final class SizeClasses {
         int n = ((Integer.numberOfTrailingZeros(maxClass) - minShift) << stepShift) + 1;
         this.keep = new int[n];
         this.budget = budget;
-        long share = budget / n;
+        long sum = 0;
         for (int i = 0; i < n; i++) {
-            keep[i] = (int) Math.min(share / size(i), MAX_KEEP);
+            sum += size(i);
+        }
+        long each = Math.min(budget / sum, MAX_KEEP);
+        long left = budget - each * sum;
+        for (int i = 0; i < n; i++) {
+            keep[i] = (int) each;
+            if (each < MAX_KEEP && size(i) <= left) {
+                keep[i]++;
+                left -= size(i);
+            }
         }
     }
 
@@ -64,7 +84,7 @@ final class SizeClasses {
         return size(keep.length - 1);
     }
 
-    /** How many idle buffers class {@code index} may keep; 0 if its share holds none. */
+    /** How many idle buffers class {@code index} may keep; 0 if the budget leaves it none. */
     int keep(int index) {
         return keep[index];
     }

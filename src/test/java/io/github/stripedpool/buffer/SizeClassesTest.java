@@ -69,6 +69,52 @@ class SizeClassesTest {
     }
 
     @Test
+    void everyClassKeepsTheSameCountAndWhatIsLeftGoesToTheSmallestClasses() {
+        // 64 .. 65,536: 11 classes adding up to 131,008 bytes.
+        SizeClasses c = new SizeClasses(64, 65_536, 1, 16L << 20);
+        long each = (16L << 20) / 131_008; // 128, and 8,192 bytes left: one more of each class up to 4,096 (8,128)
+        long left = (16L << 20) - each * 131_008;
+        long idle = 0;
+        for (int i = 0; i < c.count(); i++) {
+            long extra = 0;
+            if (c.size(i) <= left) {
+                extra = 1;
+                left -= c.size(i);
+            }
+            assertEquals(each + extra, c.keep(i), "class " + c.size(i));
+            idle += (long) c.keep(i) * c.size(i);
+        }
+        assertEquals(128, c.keep(c.count() - 1), "the largest class keeps as many as any other");
+        assertTrue(idle <= 16L << 20 && idle >= (16L << 20) - 64, "the budget is used to its last class size: " + idle);
+    }
+
+    @Test
+    void aBudgetBelowOneOfEachKeepsTheSmallestClassesFirst() {
+        // 64 .. 512 add up to 960 bytes.
+        int[][] expected = {{0, 0, 0, 0, 0}, {63, 0, 0, 0, 0}, {64, 1, 0, 0, 0}, {191, 1, 0, 0, 0},
+            {192, 1, 1, 0, 0}, {448, 1, 1, 1, 0}, {959, 1, 1, 1, 0}, {960, 1, 1, 1, 1}, {1023, 1, 1, 1, 1},
+            {1024, 2, 1, 1, 1}, {1919, 2, 2, 2, 1}, {1920, 2, 2, 2, 2}};
+        for (int[] e : expected) {
+            SizeClasses c = new SizeClasses(64, 512, 1, e[0]);
+            for (int i = 0; i < 4; i++) {
+                assertEquals(e[i + 1], c.keep(i), "budget " + e[0] + ", class " + c.size(i));
+            }
+        }
+    }
+
+    @Test
+    void theLargestBudgetStopsAtTheUnderlyingPoolsCap() {
+        for (long budget : new long[] {Long.MAX_VALUE, (long) SizeClasses.MAX_KEEP * 131_008 + 64}) {
+            SizeClasses c = new SizeClasses(64, 65_536, 1, budget);
+            for (int i = 0; i < c.count(); i++) {
+                assertEquals(SizeClasses.MAX_KEEP, c.keep(i), "budget " + budget + ", class " + c.size(i));
+            }
+        }
+        SizeClasses one = new SizeClasses(1 << 30, 1 << 30, 1, Long.MAX_VALUE);
+        assertEquals(SizeClasses.MAX_KEEP, one.keep(0));
+    }
+
+    @Test
     void theBudgetHoldsForEveryNumberOfSteps() {
         for (int steps : STEPS) {
             SizeClasses c = new SizeClasses(64, 65_536, steps, 16L << 20);

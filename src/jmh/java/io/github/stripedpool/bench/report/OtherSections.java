@@ -24,7 +24,7 @@ final class OtherSections {
             List.of("pool", "BufferPool, trimming (default)"),
             List.of("poolSmall", "BufferPool, 16 MiB budget (default)"), List.of("poolNoTrim", "BufferPool, trimming off"),
             List.of("poolFine", "BufferPool, 4 classes per doubling"),
-            List.of("poolAmple", "BufferPool, 192 MiB budget (every class keeps its burst)"),
+            List.of("poolBytesSplit", "a Pool per class by hand, budget split by bytes"),
             List.of("netty", "Netty PooledByteBufAllocator"), List.of("jetty", "Jetty ArrayByteBufferPool"));
 
     private final Runs runs;
