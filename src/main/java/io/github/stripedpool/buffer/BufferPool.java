@@ -58,8 +58,12 @@ import java.util.function.Consumer;
  * above the largest class is accepted and dropped (the oversized buffers the pool handed out
  * come back this way). One whose capacity is not a class size, or that is of another kind (a
  * heap buffer to a direct pool, a read-only view), is rejected with
- * {@link IllegalArgumentException}. A foreign buffer of a class size is not caught, except with
- * {@link LeakDetection#PARANOID}, which also catches every double release.
+ * {@link IllegalArgumentException}. A foreign buffer of a class size or above the largest class
+ * is not caught, except with {@link LeakDetection#PARANOID}, which rejects it before anything is
+ * dropped or freed, and also catches every double release, oversized buffers' included. Leak
+ * detection covers the oversized buffers as it covers the classes: their leak reports go to the
+ * same listener, under the name of a pool named after this one with {@code "-oversized"}
+ * appended.
  *
  * <h2>Direct buffers</h2>
  * A direct buffer the pool drops (beyond the budget, aged out, oversized, at close) has its
@@ -84,11 +88,20 @@ public final class BufferPool<B> implements AutoCloseable {
      * work (clearing a ByteBuffer, zeroing, freeing direct memory) is the class pools' reset and
      * destroy hooks, chosen when the pool is built: a byte[] pool without zeroing has no hook.
      *
+     * Oversized buffers go through one more engine pool, which keeps none (retainIf refuses
+     * every one, so each release drops and, direct, frees its buffer) and whose factory makes
+     * the size the acquiring thread asked for (REQUESTED, set around the call: the engine runs
+     * the factory of an unbounded pool on the acquiring thread, and with nothing idle it always
+     * runs it; the previous value is put back after the call, so that even an acquire nested in
+     * another on one thread leaves the outer one its size). So they get what the classes get
+     * from the engine with no code of their own: leak detection with the borrow site,
+     * PARANOID's rejection of foreign buffers and double releases before anything is freed,
+     * close.
+     *
      * Concurrency. Every field is final and set in the constructor, but the two counters and
-     * the closed flag. A buffer moves between threads only through a class pool, which never
-     * hands one object to two threads; this class keeps no buffer of its own. Oversized buffers
-     * are never stored, only counted. The flag is written after the class pools are closed, so
-     * the oversized path, which reads it, throws PoolClosedException from a closed class pool.
+     * the closed flag. A buffer moves between threads only through an engine pool, which never
+     * hands one object to two threads; this class keeps no buffer of its own. The flag is
+     * written after the pools are closed, and read by isClosed() only.
      *
      * Budget invariant: class i's pool holds at most keep(i) idle buffers of size(i) (its
      * maxIdle, which the pool never exceeds), and sum(keep(i) * size(i)) <= budget (see
@@ -112,6 +125,12 @@ public final class BufferPool<B> implements AutoCloseable {
     private final int count;
     /** Frees a dropped buffer at once; null if the collector frees it (heap, or not wanted). */
     private final Consumer<B> freer;
+    /** Appended to the pool's name to name the pool of oversized buffers. */
+    static final String OVERSIZED_SUFFIX = "-oversized";
+    /** Hands out and takes back the buffers above the largest class; keeps none (see above). */
+    private final Pool<B> oversizedPool;
+    /** The size the oversized pool's factory makes: set by the acquiring thread, read on it. */
+    private static final ThreadLocal<int[]> REQUESTED = ThreadLocal.withInitial(() -> new int[1]);
     /** Oversized buffers are rare by design: an adder keeps their count off any shared line. */
     private final LongAdder oversizedAcquired = new LongAdder();
     private final LongAdder oversizedReleased = new LongAdder();
@@ -183,6 +202,18 @@ public final class BufferPool<B> implements AutoCloseable {
                 }
                 classes[i] = b.build();
             }
+            PoolBuilder<B> o = Pool.builder(() -> kind.allocate(REQUESTED.get()[0]))
+                    .name(name + OVERSIZED_SUFFIX).maxIdle(1).retainIf(x -> false).trimAboveHeap(1);
+            if (freer != null) {
+                o.destroy(freer);
+            }
+            if (leakDetection != null) {
+                o.leakDetection(leakDetection);
+            }
+            if (onLeak != null) {
+                o.onLeak(onLeak);
+            }
+            this.oversizedPool = o.build();
         } catch (RuntimeException | Error e) {
             try {
                 closeBuilt(); // the classes built so far: their aging registrations go
@@ -218,10 +249,15 @@ public final class BufferPool<B> implements AutoCloseable {
     /** Split from acquire: rare by design, and allocates; or throws for a size out of range. */
     private B oversized(int minSize) {
         sizes.indexFor(minSize, name); // throws if minSize is negative or too large
-        if (closed) {
-            classes[0].acquire(); // closed: throws the pool's PoolClosedException
+        int[] requested = REQUESTED.get();
+        int outer = requested[0]; // 0, unless this acquire is nested in another on this thread
+        requested[0] = minSize;
+        B b;
+        try {
+            b = oversizedPool.acquire(); // the factory makes minSize bytes: see the design comment
+        } finally {
+            requested[0] = outer;
         }
-        B b = kind.allocate(minSize);
         oversizedAcquired.increment();
         return kind.handOut(b, minSize);
     }
@@ -255,10 +291,8 @@ public final class BufferPool<B> implements AutoCloseable {
     }
 
     private void droppedOversized(B buffer) {
+        oversizedPool.release(buffer); // dropped (and freed) unless PARANOID rejects it first
         oversizedReleased.increment();
-        if (freer != null) {
-            freer.accept(buffer);
-        }
     }
 
     /**
@@ -274,7 +308,7 @@ public final class BufferPool<B> implements AutoCloseable {
             s[i] = classes[i].stats();
             trims = Math.min(trims, s[i].trims());
         }
-        return new BufferPoolStats(name, kind.label(), sizes, s,
+        return new BufferPoolStats(name, kind.label(), sizes, s, oversizedPool.stats(),
                 oversizedAcquired.sum(), oversizedReleased.sum(), trims);
     }
 
@@ -306,14 +340,15 @@ public final class BufferPool<B> implements AutoCloseable {
         try {
             closeBuilt();
         } finally {
-            // After the classes: an oversized acquire that sees the flag finds them closed.
+            // After the pools: once it is set, every acquire finds its pool closed.
             closed = true;
         }
     }
 
     private void closeBuilt() {
         Throwable first = null;
-        for (Pool<B> p : classes) {
+        for (int i = 0; i <= classes.length; i++) {
+            Pool<B> p = i < classes.length ? classes[i] : oversizedPool;
             if (p == null) {
                 continue;
             }

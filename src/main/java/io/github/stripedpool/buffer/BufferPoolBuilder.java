@@ -128,7 +128,10 @@ public final class BufferPoolBuilder<B> {
      * {@code N} times the sum of the class sizes (about twice the largest class with one class
      * per doubling: 128 KiB for the default classes). A class keeps only what was released to
      * it, so the budget is a cap, not memory taken: the classes a workload does not use hold
-     * nothing (docs/buffers.md, "Sizing the budget").
+     * nothing (docs/buffers.md, "Sizing the budget"). A class keeps at most 65,536 idle buffers
+     * however large the budget, because its pool reserves a slot of about 8 bytes for each
+     * buffer it may keep: a budget of {@code Long.MAX_VALUE} ("no limit") reserves about half a
+     * megabyte per class.
      *
      * @param bytes zero or more (zero keeps nothing); default 16 MiB
      * @return this builder
@@ -214,16 +217,39 @@ public final class BufferPoolBuilder<B> {
 
     /**
      * Names the pool; each size class is a {@link io.github.stripedpool.Pool} named after it
-     * with the class size appended ({@code "net-4096"}). Same rules as
-     * {@link io.github.stripedpool.PoolBuilder#name(String)}, checked by {@link #build()}.
+     * with the class size appended ({@code "net-4096"}), and the pool of oversized buffers with
+     * {@code "-oversized"}. Same rules as {@link io.github.stripedpool.PoolBuilder#name(String)};
+     * the length is checked by {@link #build()}, which knows the longest suffix: at most 200
+     * characters with it: 190 with the default classes.
      *
      * @param name printable, not blank; default {@code buffers-N}
      * @return this builder
      * @throws NullPointerException if {@code name} is null
+     * @throws IllegalArgumentException if {@code name} is blank or holds a character that is not
+     *         printable (the message gives its position and code point)
      */
     public BufferPoolBuilder<B> name(String name) {
-        this.name = Objects.requireNonNull(name, "name is null: pass a printable name");
+        Objects.requireNonNull(name, "name is null: pass a printable name");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("name is blank: pass a short name that identifies "
+                    + "the buffer pool in logs, such as \"http-bodies\"");
+        }
+        if (name.length() <= MAX_POOL_NAME) {
+            // The engine's rules on characters, now; a name too long is build()'s to report,
+            // with the limit that holds for this pool.
+            io.github.stripedpool.Pool.builder(() -> name).name(name);
+        }
+        this.name = name;
         return this;
+    }
+
+    /** {@link io.github.stripedpool.PoolBuilder#name(String)}'s limit on a pool's name. */
+    static final int MAX_POOL_NAME = 200;
+
+    /** The longest name a pool whose largest class is {@code maxClass} takes. */
+    static int longestName(int maxClass) {
+        int suffix = Math.max(1 + Integer.toString(maxClass).length(), BufferPool.OVERSIZED_SUFFIX.length());
+        return MAX_POOL_NAME - suffix;
     }
 
     /**
@@ -262,8 +288,8 @@ public final class BufferPoolBuilder<B> {
      * @return a new, open buffer pool
      * @throws IllegalStateException if the smallest class is larger than the largest, or
      *         smaller than {@link #classesPerDoubling(int)}
-     * @throws IllegalArgumentException if the name, with a class size appended, is not a valid
-     *         pool name
+     * @throws IllegalArgumentException if the name is longer than 200 characters less its
+     *         longest suffix (see {@link #name(String)})
      */
     public BufferPool<B> build() {
         if (minClass > maxClass) {
@@ -275,6 +301,14 @@ public final class BufferPoolBuilder<B> {
                     + minClass + "): a class cannot be a fraction of a byte; raise minClassSize");
         }
         String n = name != null ? name : "buffers-" + UNNAMED.incrementAndGet();
+        int longest = longestName(maxClass);
+        if (n.length() > longest) {
+            throw new IllegalArgumentException("name is " + n.length() + " characters long; a buffer "
+                    + "pool whose largest class is " + maxClass + " takes at most " + longest + ", because "
+                    + "each of its pools is named after it with a suffix (up to " + (MAX_POOL_NAME - longest)
+                    + " characters, such as \"-" + maxClass + "\" or \"" + BufferPool.OVERSIZED_SUFFIX
+                    + "\") and a pool's name is at most " + MAX_POOL_NAME + ": pass a shorter name");
+        }
         return new BufferPool<>(kind, n, new SizeClasses(minClass, maxClass, steps, budget),
                 zeroOnRelease, freeOnDrop, trimAboveHeap, leakDetection, onLeak);
     }

@@ -12,16 +12,18 @@ public final class BufferPoolStats {
     private final String kind;
     private final SizeClasses sizes;
     private final PoolStats[] classes;
+    private final PoolStats oversized;
     private final long oversizedAcquired;
     private final long oversizedReleased;
     private final long trims;
 
-    BufferPoolStats(String name, String kind, SizeClasses sizes, PoolStats[] classes,
+    BufferPoolStats(String name, String kind, SizeClasses sizes, PoolStats[] classes, PoolStats oversized,
             long oversizedAcquired, long oversizedReleased, long trims) {
         this.name = name;
         this.kind = kind;
         this.sizes = sizes;
         this.classes = classes;
+        this.oversized = oversized;
         this.oversizedAcquired = oversizedAcquired;
         this.oversizedReleased = oversizedReleased;
         this.trims = trims;
@@ -75,7 +77,9 @@ public final class BufferPoolStats {
     /**
      * The number of size classes.
      *
-     * @return from 1 to 31
+     * @return from 1 (the smallest class is the largest) to 217 (8 classes per doubling from 8
+     *         bytes to 1 GiB): (log2 of the largest class size - log2 of the smallest) times the
+     *         classes per doubling, plus one
      */
     public int classCount() {
         return classes.length;
@@ -93,8 +97,9 @@ public final class BufferPoolStats {
     }
 
     /**
-     * The most idle buffers a class keeps: the same for every class, as many as the budget
-     * holds of one buffer of each class (see {@link BufferPoolBuilder#budget(long)}).
+     * The most idle buffers a class keeps: for every class, as many as the budget holds of one
+     * buffer of each class, and one more for each of the smallest classes that what is left of
+     * the budget covers, in turn (see {@link BufferPoolBuilder#budget(long)}); at most 65,536.
      *
      * @param index from 0 (the smallest class) to {@code classCount() - 1}
      * @return the cap on the class's idle buffers; 0 if the budget leaves it none
@@ -113,6 +118,18 @@ public final class BufferPoolStats {
      */
     public PoolStats classStats(int index) {
         return classes[java.util.Objects.checkIndex(index, classes.length)];
+    }
+
+    /**
+     * The snapshot of the pool that hands out the buffers above the largest class and drops them
+     * at their release (named after this pool with {@code "-oversized"} appended): its leaks
+     * ({@link PoolStats#leaks()}), the buffers it dropped, its hook failures. It keeps no idle
+     * buffer.
+     *
+     * @return the oversized buffers' snapshot
+     */
+    public PoolStats oversizedStats() {
+        return oversized;
     }
 
     /**

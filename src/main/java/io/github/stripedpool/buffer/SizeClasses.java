@@ -30,8 +30,15 @@ package io.github.stripedpool.buffer;
  * count too.
  */
 final class SizeClasses {
-    /** The underlying pools' cap on {@code maxIdle}: {@code PoolBuilder} accepts no more. */
-    static final int MAX_KEEP = 1 << 24;
+    /**
+     * The most idle buffers a class keeps, whatever the budget: 65,536. Each class's pool
+     * reserves a slot (about 8 bytes) per buffer it may keep, so this bounds what a budget
+     * given as "no limit" ({@code Long.MAX_VALUE}) reserves to about half a megabyte per class; at the
+     * engine's own cap on {@code maxIdle} (2<sup>24</sup>) it was 128 MiB per class, and the 11
+     * default classes did not fit a 1 GiB heap. Reached only with budgets of 65,536 times the
+     * sum of the class sizes (8 GiB for the default classes) or with classes of a few bytes.
+     */
+    static final int MAX_KEEP = 1 << 16;
 
     /**
      * Largest size a request may ask for: the largest array the JVM allocates on every

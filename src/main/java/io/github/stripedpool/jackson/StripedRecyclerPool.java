@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.util.BufferRecycler;
 import com.fasterxml.jackson.core.util.RecyclerPool;
 import io.github.stripedpool.Pool;
 import io.github.stripedpool.PoolBuilder;
+import io.github.stripedpool.PoolClosedException;
 import io.github.stripedpool.PoolStats;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
@@ -186,7 +187,8 @@ public final class StripedRecyclerPool implements RecyclerPool<BufferRecycler> {
      * victims, and the one in the calling thread's private slot. A recycler idle in another
      * platform thread's private slot stays until that thread takes it back or aging drops it.
      * Recyclers in use are not affected: they come back as usual. Each dropped recycler counts as
-     * acquired and {@linkplain PoolStats#invalidated() invalidated}.
+     * acquired and {@linkplain PoolStats#invalidated() invalidated}. A pool closed before or
+     * during the call holds no idle recycler: there is nothing to clear.
      *
      * @return true: this pool supports clearing
      */
@@ -197,13 +199,18 @@ public final class StripedRecyclerPool implements RecyclerPool<BufferRecycler> {
         }
         // An upper bound: recyclers released meanwhile are for the next clear() or aging.
         int idle = pool.stats().idle();
-        for (int i = 0; i < idle; i++) {
-            long before = created.get();
-            BufferRecycler r = pool.acquire();
-            pool.invalidate(r);
-            if (created.get() != before) {
-                break; // the factory ran: nothing idle is left within reach
+        try {
+            for (int i = 0; i < idle; i++) {
+                long before = created.get();
+                BufferRecycler r = pool.acquire();
+                pool.invalidate(r);
+                if (created.get() != before) {
+                    break; // the factory ran: nothing idle is left within reach
+                }
             }
+        } catch (PoolClosedException e) {
+            // Closed meanwhile (a shutdown on another thread, or a destroy hook): close dropped
+            // every idle recycler, so nothing is left to clear.
         }
         return true;
     }

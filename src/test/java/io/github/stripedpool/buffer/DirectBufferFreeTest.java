@@ -21,7 +21,7 @@ class DirectBufferFreeTest {
     };
 
     /** The JVM's direct-memory counter: bytes of direct buffers not yet freed. */
-    private static long directBytes() {
+    static long directBytes() {
         for (BufferPoolMXBean b : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
             if (b.getName().equals("direct")) {
                 return b.getTotalCapacity();
