@@ -2,6 +2,7 @@ package io.github.stripedpool;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -22,7 +23,13 @@ import java.util.function.Consumer;
  * <p>Reaping. The slot of a dead thread is reaped by aging or by the next thread that starts
  * using the pool. Exactly one caller reaps a slot ({@link PrivateSlot#claimReap}); after
  * {@link PrivateSlot#ownerDead} returned true every write of the dead owner is visible, so its
- * object can go back to the stripes as a victim and its counters into the pool's.
+ * object can go back to the stripes as a victim and its counters into the pool's. The claim and
+ * the move of the counters are one step for {@code stats()}, under {@link #counting}, which
+ * {@link UnboundedStats} holds while it sums: a snapshot counts the dead thread's work once,
+ * in its slot or in the pool's counters, never neither (a counter read lower than the snapshot
+ * before, which a metrics system takes for a reset) nor both. The step runs no user code and
+ * allocates nothing, so the lock is held for a few additions; the hooks of the reap (a destroy
+ * of the slot's objects) run after it.
  *
  * <p>Close. {@link #sweepSlots} takes every slot's object by compare-and-set; {@link #closed}
  * forgets the object that a release racing close left in the caller's own slot.
@@ -42,6 +49,8 @@ final class UnboundedAging {
     }
 
     private final UnboundedPool<?> pool;
+    /** Held while a reaped slot's counters move into the pool's, and while stats() sums them. */
+    final ReentrantLock counting = new ReentrantLock();
     private final long intervalNanos;
     /**
      * Whether a collection trims (see {@link HeapTrim} and {@link TrimGate}). Asked after each
@@ -193,10 +202,22 @@ final class UnboundedAging {
      * @return a {@link VirtualMachineError} of the destroy hook, or null
      */
     Throwable reap(PrivateSlot slot) {
-        if (!slot.claimReap()) {
-            return null;
-        }
         final UnboundedPool<?> p = pool;
+        long[] sums = new long[Counts.SIZE]; // before the lock: nothing under it can fail
+        counting.lock();
+        try {
+            if (!slot.claimReap()) {
+                return null;
+            }
+            slot.sumInto(sums); // final: the owner is dead, see below
+            for (int c = 0; c < Counts.SIZE; c++) {
+                if (sums[c] != 0) {
+                    Counts.add(p.poolCounts, c, sums[c]);
+                }
+            }
+        } finally {
+            counting.unlock();
+        }
         // The owner is dead: its last writes happen-before ownerDead() returned true.
         Throwable err = null;
         p.permits.giveBack(slot);
@@ -212,13 +233,6 @@ final class UnboundedAging {
                         && slot.agingSparePuts[i] == slot.sparePuts[i];
                 Throwable e = reuseOrDrop(y, idleThroughACycle, slot.home);
                 err = err != null ? err : e;
-            }
-        }
-        long[] sums = new long[Counts.SIZE];
-        slot.sumInto(sums);
-        for (int c = 0; c < Counts.SIZE; c++) {
-            if (sums[c] != 0) {
-                Counts.add(p.poolCounts, c, sums[c]);
             }
         }
         p.registry.remove(slot);

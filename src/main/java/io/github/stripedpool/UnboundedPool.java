@@ -69,9 +69,12 @@ import java.util.function.Consumer;
  *   <li><b>Aging.</b> Only {@link UnboundedAging} writes {@link #epoch}; it ages the stripes
  *       and the private slots and reaps the slots of dead threads (the next thread that starts
  *       using the pool reaps too); its comment states its invariants.</li>
- *   <li><b>No user code under a lock.</b> The pool holds no lock and no monitor at all: aging,
- *       close and {@code stats()} run concurrently, each taking objects by compare-and-set, so
- *       {@code stats()} never waits for a hook. Hooks are called through {@link UserHooks}.</li>
+ *   <li><b>No user code under a lock.</b> Acquire and release take no lock, and no path holds a
+ *       monitor: aging, close and {@code stats()} run concurrently, each taking objects by
+ *       compare-and-set. One lock makes the reaping of a dead thread's counters and their sum by
+ *       {@code stats()} atomic to each other, held for a few additions and the walk of the
+ *       slots ({@link UnboundedAging#counting}); no hook runs under it, so {@code stats()} never
+ *       waits for a hook. Hooks are called through {@link UserHooks}.</li>
  * </ul>
  *
  * <p>The parts outside this class, each with its own invariants: {@link UserHooks} (the user's
@@ -546,7 +549,8 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
     /** Sums the counters; see {@link UnboundedStats}. */
     @Override
     public PoolStats stats() {
-        PoolStats stats = UnboundedStats.of(this, name, maxIdle, aging.cycles(), exact).withTrims(aging.trims());
+        PoolStats stats = UnboundedStats.of(this, aging.counting, name, maxIdle, aging.cycles(), exact)
+                .withTrims(aging.trims());
         return sampler == null ? stats : stats.withLeaks(sampler.leakCount());
     }
 

@@ -1,14 +1,18 @@
 package io.github.stripedpool;
 
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
  * The snapshot of an {@link UnboundedPool}'s counters.
  *
- * <p>Invariants. Takes no lock and runs no user code, so {@code stats()} never waits for a hook.
- * Counters are read racily (see {@link PoolStats} for what a snapshot taken while threads work
- * may read); each one is exact at quiescence. A reaped slot is skipped: its counters were folded
- * into the pool's by the reaper (or are about to be), so they are never counted twice. On a
+ * <p>Invariants. Runs no user code, and takes one lock only, {@link UnboundedAging#counting},
+ * whose holders run none either, so {@code stats()} never waits for a hook. Counters are read
+ * racily (see {@link PoolStats} for what a snapshot taken while threads work may read); each one
+ * is exact at quiescence, and never reads lower than in a snapshot taken before: every
+ * counter only grows (but for a put's count undone, see {@link PrivateSlot#put}), and the one change of what is summed, a reaped slot's counters moving into
+ * the pool's, happens under the lock this sum holds, so a reaped slot, skipped here, is counted
+ * in the pool's counters already. On a
  * closed pool without a destroy hook, a release that raced close may have left its object in a
  * private slot; the snapshot first forgets it, by compare-and-set, counting it dropped.
  */
@@ -16,7 +20,8 @@ final class UnboundedStats {
     private UnboundedStats() {
     }
 
-    static PoolStats of(UnboundedPool<?> pool, String name, int maxIdle, long agingCycles, boolean exact) {
+    static PoolStats of(UnboundedPool<?> pool, ReentrantLock counting, String name, int maxIdle,
+            long agingCycles, boolean exact) {
         boolean closed = pool.closed;
         if (closed && !exact) {
             UnboundedAging.sweepSlots(pool, new Consumer<Object>() { // no lambda: see ClockThread
@@ -27,14 +32,19 @@ final class UnboundedStats {
             });
         }
         long[] sums = new long[Counts.SIZE];
-        Counts.sumInto(pool.poolCounts, sums);
-        for (Stripe s : pool.stripes) {
-            Counts.sumInto(s.counts, sums);
-        }
-        for (PrivateSlot slot : pool.registry) {
-            if (slot.reaped == 0) { // else counted in the pool's counters already, or about to be
-                slot.sumInto(sums);
+        counting.lock();
+        try {
+            Counts.sumInto(pool.poolCounts, sums);
+            for (Stripe s : pool.stripes) {
+                Counts.sumInto(s.counts, sums);
             }
+            for (PrivateSlot slot : pool.registry) {
+                if (slot.reaped == 0) { // else counted in the pool's counters already
+                    slot.sumInto(sums);
+                }
+            }
+        } finally {
+            counting.unlock();
         }
         sums[Counts.RELEASED] += sums[Counts.PUTS];
         return new PoolStats(name, sums, agingCycles, countIdle(pool), maxIdle, closed);

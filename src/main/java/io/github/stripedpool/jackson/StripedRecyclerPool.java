@@ -8,6 +8,7 @@ import io.github.stripedpool.PoolClosedException;
 import io.github.stripedpool.PoolStats;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
+import java.io.ObjectStreamException;
 import java.io.Serializable;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
@@ -91,7 +92,18 @@ public final class StripedRecyclerPool implements RecyclerPool<BufferRecycler> {
             return r;
         }).maxIdle(DEFAULT_MAX_IDLE).name(DEFAULT_NAME);
         settings.accept(builder);
-        Pool<BufferRecycler> built = builder.build();
+        Pool<BufferRecycler> built;
+        try {
+            built = builder.build();
+        } catch (IllegalStateException e) {
+            // Every contradiction build() refuses is an option of bounded pools: its advice
+            // ("call maxTotal(n)") is the one thing this pool cannot take.
+            throw new IllegalArgumentException("a Jackson recycler pool stays unbounded (a parser "
+                    + "never waits for a recycler), so the options of bounded pools do not apply: "
+                    + "remove maxTotal(), minIdle(), acquireTimeout(), validate(), maxIdleTime(), "
+                    + "maxLifetime() and reportHeldLongerThan() from the settings, and cap the idle "
+                    + "recyclers with maxIdle(n). The builder said: " + e.getMessage(), e);
+        }
         if (built.stats().maxTotal() > 0) {
             built.close();
             throw new IllegalArgumentException("a Jackson recycler pool must not be bounded: with "
@@ -129,7 +141,9 @@ public final class StripedRecyclerPool implements RecyclerPool<BufferRecycler> {
      * @return a new pool
      * @throws NullPointerException if {@code settings} is null
      * @throws IllegalArgumentException if {@code settings} made the pool bounded
-     *         ({@link PoolBuilder#maxTotal(int)})
+     *         ({@link PoolBuilder#maxTotal(int)}) or set an option of bounded pools only
+     *         ({@link PoolBuilder#minIdle(int) minIdle}, {@code acquireTimeout}, {@code validate},
+     *         {@code maxIdleTime}, {@code maxLifetime}, {@code reportHeldLongerThan})
      */
     public static StripedRecyclerPool newPool(Consumer<? super PoolBuilder<BufferRecycler>> settings) {
         return new StripedRecyclerPool(BufferRecycler::new, settings);
@@ -273,8 +287,15 @@ public final class StripedRecyclerPool implements RecyclerPool<BufferRecycler> {
             this.name = name;
         }
 
-        private Object readResolve() {
-            return newPool(b -> b.name(name));
+        private Object readResolve() throws ObjectStreamException {
+            try {
+                return newPool(b -> b.name(name));
+            } catch (RuntimeException e) { // a forged stream: no valid name
+                InvalidObjectException invalid = new InvalidObjectException("a StripedRecyclerPool's "
+                        + "serial form holds an invalid pool name: " + e.getMessage());
+                invalid.initCause(e);
+                throw invalid;
+            }
         }
     }
 }

@@ -48,11 +48,14 @@ public final class PoolJmx implements AutoCloseable {
 
     private final MBeanServer server;
     private final ObjectName name;
+    /** The MBean registered, which knows whether the server still holds it. */
+    private final PoolMBean mbean;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private PoolJmx(MBeanServer server, ObjectName name) {
+    private PoolJmx(MBeanServer server, PoolMBean mbean) {
         this.server = server;
-        this.name = name;
+        this.name = mbean.name;
+        this.mbean = mbean;
     }
 
     /**
@@ -117,14 +120,15 @@ public final class PoolJmx implements AutoCloseable {
 
     /**
      * Unregisters the MBean. Idempotent; an MBean that someone else unregistered already is not
-     * an error.
+     * an error, and an MBean that another registration put under the same name since is left
+     * alone.
      */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        PoolMBean.unregister(server, name);
+        PoolMBean.unregister(server, mbean);
     }
 
     @Override

@@ -17,6 +17,7 @@ import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanInfo;
 import javax.management.MBeanNotificationInfo;
 import javax.management.MBeanOperationInfo;
+import javax.management.MBeanRegistration;
 import javax.management.MBeanServer;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
@@ -29,8 +30,13 @@ import javax.management.ReflectionException;
  * every attribute a client asks for from one snapshot (a standard MBean would call a getter, and
  * take a snapshot, per attribute), and the attribute table below is the only place that reads
  * {@link PoolStats}, so the public API needs no MBean interface.
+ *
+ * <p>It knows whether it is registered ({@link MBeanRegistration}): the server calls
+ * {@link #postRegister} and {@link #postDeregister} whoever registers or unregisters it, so that
+ * {@link #unregister} removes this MBean only, never another one registered under its name after
+ * someone else unregistered it.
  */
-final class PoolMBean implements DynamicMBean {
+final class PoolMBean implements DynamicMBean, MBeanRegistration {
     /** Every attribute, in the order clients list them: name, JMX type, description, value. */
     private static final Map<String, Row> ROWS;
 
@@ -93,9 +99,12 @@ final class PoolMBean implements DynamicMBean {
             null, new MBeanOperationInfo[0], new MBeanNotificationInfo[0]);
 
     private final Pool<?> pool;
+    /** The name it is registered under. */
+    final ObjectName name;
 
-    PoolMBean(Pool<?> pool) {
+    PoolMBean(Pool<?> pool, ObjectName name) {
         this.pool = pool;
+        this.name = name;
     }
 
     @Override
@@ -144,11 +153,35 @@ final class PoolMBean implements DynamicMBean {
         return INFO;
     }
 
-    /** Registers an MBean for {@code pool} with {@code server}; returns its name. */
-    static ObjectName register(Pool<?> pool, MBeanServer server) {
+    /** Whether the server holds this MBean: set by the server's registration callbacks. */
+    private volatile boolean registered;
+
+    @Override
+    public ObjectName preRegister(MBeanServer server, ObjectName name) {
+        return name;
+    }
+
+    @Override
+    public void postRegister(Boolean registrationDone) {
+        registered = Boolean.TRUE.equals(registrationDone);
+    }
+
+    @Override
+    public void preDeregister() {
+        // nothing to release before
+    }
+
+    @Override
+    public void postDeregister() {
+        registered = false;
+    }
+
+    /** Registers an MBean for {@code pool} with {@code server}; returns it. */
+    static PoolMBean register(Pool<?> pool, MBeanServer server) {
         ObjectName name = objectName(pool.name());
+        PoolMBean mbean = new PoolMBean(pool, name);
         try {
-            server.registerMBean(new PoolMBean(pool), name);
+            server.registerMBean(mbean, name);
         } catch (InstanceAlreadyExistsException e) {
             throw new IllegalStateException("an MBean named " + name + " is registered already: "
                     + "give each pool a unique name with PoolBuilder.name(...), or close the "
@@ -157,11 +190,19 @@ final class PoolMBean implements DynamicMBean {
             // Not compliant, or a registration hook threw: neither can happen with this class.
             throw new IllegalStateException("could not register " + name + ": " + e, e);
         }
-        return name;
+        return mbean;
     }
 
-    /** Unregisters {@code name}; one that someone else unregistered already is not an error. */
-    static void unregister(MBeanServer server, ObjectName name) {
+    /**
+     * Unregisters {@code mbean} if the server still holds it; one
+     * that someone else unregistered already is not an error, and whatever was registered under
+     * the name since is left alone.
+     */
+    static void unregister(MBeanServer server, PoolMBean mbean) {
+        ObjectName name = mbean.name;
+        if (!mbean.registered) {
+            return; // unregistered by someone else: the name may be another MBean's now
+        }
         try {
             server.unregisterMBean(name);
         } catch (InstanceNotFoundException e) {

@@ -12,8 +12,13 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
@@ -100,19 +105,20 @@ import java.util.function.ToDoubleFunction;
  * <h2>Cost</h2>
  * The meters read the pool only when the registry polls them, never on the pool's acquire or
  * release path. A poll takes a {@link Pool#stats()} snapshot, which visits every stripe and
- * thread-private slot of the pool (microseconds; it shares a lock only with the pool's aging,
- * maintenance and close). All meters of one pool share one snapshot for up to one second, so a
- * scrape of every meter costs one snapshot, and the figures of one scrape agree with each other;
- * registries poll every few seconds at most (Prometheus scrapes every 15 to 60 seconds, push
- * registries once per step, one minute by default), so the cost is a snapshot per poll.
+ * thread-private slot of the pool (microseconds; it runs no hook and never waits for one). All
+ * meters of one pool in one registry share one snapshot for up to one second, so a scrape of
+ * every meter costs one snapshot, and the figures of one scrape agree with each other unless one
+ * registry is read twice within a second (each registry the binder is bound to has a snapshot of
+ * its own); registries poll every few seconds at most (Prometheus scrapes every 15 to 60 seconds,
+ * push registries once per step, one minute by default), so the cost is a snapshot per poll.
  *
  * <h2>Life cycle</h2>
  * The meters hold the pool weakly, as Micrometer's own binders do: a pool that became garbage
  * reads as {@code NaN}. They are removed from the registries by {@link #close()}, which a
  * container calls at shutdown when this object is a bean (Spring infers it from
  * {@link AutoCloseable}); call it before closing the pool so that no registry outlives an
- * undeployed application's classes. The pool's name must be unique among the pools bound to
- * one registry.
+ * undeployed application's classes. The pool's name (with the extra tags) must be unique among
+ * the pools bound to one registry: {@link #bindTo} claims it, and {@link #close()} gives it back.
  */
 // "exports": Micrometer's types in this API are not re-exported (the module requires
 // micrometer.core static, not transitive: see module-info); a user of this class has Micrometer.
@@ -165,11 +171,25 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
 
     private static final String OBJECTS = "objects";
 
+    /**
+     * The tags of the pools bound to each registry (the extra tags and {@code pool}): a binder
+     * claims its tags before it registers a meter, so that two pools of one name are never both
+     * published to one registry, whatever filters the registry has and however the two calls
+     * interleave; {@link #close()} gives the claim back. A registry that became garbage is
+     * forgotten (weak keys; registries compare by identity). The map's lock is held for a lookup
+     * only, never while a meter is registered (a registry runs its filters and listeners then).
+     */
+    private static final Map<MeterRegistry, Set<Tags>> CLAIMS = Collections.synchronizedMap(new WeakHashMap<>());
+
     private final Pool<?> pool;
     private final Tags tags;
-    private final StatsCache cache;
-    /** Meters registered by {@link #bindTo}, each with its registry; guarded by {@code this}. */
+    private final LongSupplier nanoClock;
+    /**
+     * Meters registered by {@link #bindTo}, each with its registry, and the registries whose
+     * claim this binder holds; guarded by {@code this}.
+     */
     private final List<Bound> bound = new ArrayList<>();
+    private final List<MeterRegistry> claimed = new ArrayList<>();
 
     /**
      * A binder for {@code pool}, with the tag {@code pool} only.
@@ -186,8 +206,11 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
      *
      * @param pool the pool to publish
      * @param tags added to the tag {@code pool} on every meter; must not contain {@code pool}
+     *        nor {@code source} (the binder sets both); read once, so an {@code Iterable} that
+     *        can be iterated only once will do
      * @throws NullPointerException if {@code pool} or {@code tags} is null
-     * @throws IllegalArgumentException if {@code tags} has a tag named {@code pool}
+     * @throws IllegalArgumentException if {@code tags} has a tag named {@code pool} or
+     *         {@code source}
      */
     public PoolMetrics(Pool<?> pool, Iterable<Tag> tags) {
         this(pool, tags, System::nanoTime);
@@ -197,15 +220,21 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
     PoolMetrics(Pool<?> pool, Iterable<Tag> tags, LongSupplier nanoClock) {
         this.pool = Objects.requireNonNull(pool, "pool is null: pass the pool whose stats to publish");
         Objects.requireNonNull(tags, "tags is null: pass Tags.empty() for no extra tags");
-        for (Tag t : tags) {
+        Tags extra = Tags.of(tags); // once: the caller's Iterable may not iterate twice
+        for (Tag t : extra) {
             if ("pool".equals(t.getKey())) {
                 throw new IllegalArgumentException("tags has a tag named 'pool' (value '"
                         + t.getValue() + "'): the binder sets it to the pool's name; name the "
                         + "pool with PoolBuilder.name(...) instead, or use another tag key");
             }
+            if ("source".equals(t.getKey())) {
+                throw new IllegalArgumentException("tags has a tag named 'source' (value '"
+                        + t.getValue() + "'): the binder sets it on " + ACQUISITIONS + " to where "
+                        + "each acquired object came from; use another tag key");
+            }
         }
-        this.tags = Tags.concat(tags, "pool", pool.name());
-        this.cache = new StatsCache(nanoClock);
+        this.tags = extra.and("pool", pool.name());
+        this.nanoClock = nanoClock;
     }
 
     /**
@@ -213,26 +242,48 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
      *
      * @param registry the registry to publish to
      * @throws NullPointerException if {@code registry} is null
-     * @throws IllegalStateException if a pool of the same name (and extra tags) is bound to
-     *         {@code registry} already
+     * @throws IllegalStateException if a pool of the same name and extra tags is bound to
+     *         {@code registry} already (by this binder or another); nothing was registered then.
+     *         If the registry throws while the meters are registered, the meters registered so
+     *         far are removed, the claim is given back, and the registry's exception is rethrown
      */
     @Override
     public void bindTo(MeterRegistry registry) {
         Objects.requireNonNull(registry, "registry is null: pass the MeterRegistry to publish to");
-        if (registry.find(IDLE).tags(tags).gauge() != null) {
+        Set<Tags> claims = CLAIMS.computeIfAbsent(registry, r -> ConcurrentHashMap.newKeySet());
+        if (!claims.add(tags)) {
             throw new IllegalStateException("a pool named '" + pool.name() + "' with tags " + tags
                     + " is bound to this registry already: give each pool a unique name with "
-                    + "PoolBuilder.name(...), or close the PoolMetrics of the other pool first");
+                    + "PoolBuilder.name(...), or close the PoolMetrics of the other pool first (or "
+                    + "do not bind this PoolMetrics to the same registry twice)");
         }
         List<Meter> meters = new ArrayList<>();
+        try {
+            register(registry, new StatsCache(nanoClock), meters);
+        } catch (RuntimeException | Error e) {
+            for (Meter m : meters) {
+                registry.remove(m);
+            }
+            claims.remove(tags);
+            throw e;
+        }
+        synchronized (this) {
+            for (Meter m : meters) {
+                bound.add(new Bound(registry, m));
+            }
+            claimed.add(registry);
+        }
+    }
+
+    /** Registers every meter, each into {@code meters} as soon as it is, reading {@code c}. */
+    private void register(MeterRegistry registry, StatsCache c, List<Meter> meters) {
         // Every read of PoolStats is in this block: one line per meter.
-        meters.add(gauge(registry, IDLE, "Idle objects ready for reuse", PoolStats::idle));
-        meters.add(gauge(registry, IN_USE, "Objects acquired and not yet released", PoolStats::inUse));
-        meters.add(gauge(registry, IDLE_CAPACITY, "The most idle objects the pool keeps",
+        meters.add(gauge(registry, c, IDLE, "Idle objects ready for reuse", PoolStats::idle));
+        meters.add(gauge(registry, c, IN_USE, "Objects acquired and not yet released", PoolStats::inUse));
+        meters.add(gauge(registry, c, IDLE_CAPACITY, "The most idle objects the pool keeps",
                 PoolStats::idleCapacity));
-        meters.add(gauge(registry, MAX_TOTAL, "The cap of a bounded pool, 0 if unbounded",
+        meters.add(gauge(registry, c, MAX_TOTAL, "The cap of a bounded pool, 0 if unbounded",
                 PoolStats::maxTotal));
-        StatsCache c = cache;
         meters.add(Gauge.builder(HIT_RATE, pool, p -> c.of(p).hitRate())
                 .description("Acquisitions served by an idle object, as a fraction of all")
                 .tags(tags).register(registry));
@@ -246,40 +297,35 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
         meters.add(TimeGauge.builder(WAIT_MAX, pool, TimeUnit.NANOSECONDS,
                         p -> c.of(p).waitNanosMax())
                 .description("The longest wait for an object").tags(tags).register(registry));
-        meters.add(counter(registry, TIMEOUTS, null, "Acquisitions that timed out",
+        meters.add(counter(registry, c, TIMEOUTS, null, "Acquisitions that timed out",
                 PoolStats::timeouts));
-        meters.add(counter(registry, CREATIONS_FAILED, null, "Factory calls that failed",
+        meters.add(counter(registry, c, CREATIONS_FAILED, null, "Factory calls that failed",
                 PoolStats::creationsFailed));
-        meters.add(counter(registry, MAINTENANCE_RUNS, null, "Maintenance runs",
+        meters.add(counter(registry, c, MAINTENANCE_RUNS, null, "Maintenance runs",
                 PoolStats::maintenanceRuns));
-        meters.add(counter(registry, HELD_TOO_LONG, null, "Borrowings reported as held too long",
+        meters.add(counter(registry, c, HELD_TOO_LONG, null, "Borrowings reported as held too long",
                 PoolStats::heldTooLong));
-        meters.add(acquisitions(registry, "private", PoolStats::privateHits));
-        meters.add(acquisitions(registry, "home", PoolStats::homeHits));
-        meters.add(acquisitions(registry, "stolen", PoolStats::stolenHits));
-        meters.add(acquisitions(registry, "victim", PoolStats::victimHits));
-        meters.add(acquisitions(registry, "factory", PoolStats::misses));
-        meters.add(counter(registry, RELEASES, null, "Calls to release", PoolStats::released));
-        meters.add(counter(registry, CREATED, OBJECTS, "Objects made by the factory",
+        meters.add(acquisitions(registry, c, "private", PoolStats::privateHits));
+        meters.add(acquisitions(registry, c, "home", PoolStats::homeHits));
+        meters.add(acquisitions(registry, c, "stolen", PoolStats::stolenHits));
+        meters.add(acquisitions(registry, c, "victim", PoolStats::victimHits));
+        meters.add(acquisitions(registry, c, "factory", PoolStats::misses));
+        meters.add(counter(registry, c, RELEASES, null, "Calls to release", PoolStats::released));
+        meters.add(counter(registry, c, CREATED, OBJECTS, "Objects made by the factory",
                 PoolStats::created));
-        meters.add(counter(registry, DROPPED, OBJECTS, "Objects passed to the destroy hook",
+        meters.add(counter(registry, c, DROPPED, OBJECTS, "Objects passed to the destroy hook",
                 PoolStats::dropped));
-        meters.add(counter(registry, HOOK_FAILURES, null, "Reset and destroy hooks that threw",
+        meters.add(counter(registry, c, HOOK_FAILURES, null, "Reset and destroy hooks that threw",
                 PoolStats::hookFailures));
-        meters.add(counter(registry, INVALIDATED, OBJECTS, "Objects given back with invalidate",
+        meters.add(counter(registry, c, INVALIDATED, OBJECTS, "Objects given back with invalidate",
                 PoolStats::invalidated));
-        meters.add(counter(registry, NOT_RETAINED, OBJECTS, "Released objects the retainIf "
+        meters.add(counter(registry, c, NOT_RETAINED, OBJECTS, "Released objects the retainIf "
                 + "predicate refused", PoolStats::notRetained));
-        meters.add(counter(registry, AGING_CYCLES, null, "Aging cycles run",
+        meters.add(counter(registry, c, AGING_CYCLES, null, "Aging cycles run",
                 PoolStats::agingCycles));
-        meters.add(counter(registry, TRIMS, null, "Collections after which the heap was short and "
+        meters.add(counter(registry, c, TRIMS, null, "Collections after which the heap was short and "
                 + "the pool gave idle objects back at once", PoolStats::trims));
-        meters.add(counter(registry, LEAKS, null, "Objects reported as leaked", PoolStats::leaks));
-        synchronized (this) {
-            for (Meter m : meters) {
-                bound.add(new Bound(registry, m));
-            }
-        }
+        meters.add(counter(registry, c, LEAKS, null, "Objects reported as leaked", PoolStats::leaks));
     }
 
     /**
@@ -289,34 +335,41 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
     @Override
     public void close() {
         List<Bound> toRemove;
+        List<MeterRegistry> toRelease;
         synchronized (this) {
             toRemove = new ArrayList<>(bound);
             bound.clear();
+            toRelease = new ArrayList<>(claimed);
+            claimed.clear();
         }
         // Outside the lock: a registry runs its own listeners on removal.
         for (Bound b : toRemove) {
             b.registry().remove(b.meter());
         }
+        for (MeterRegistry r : toRelease) { // after the meters: a new binder of the name may then register
+            Set<Tags> claims = CLAIMS.get(r);
+            if (claims != null) {
+                claims.remove(tags);
+            }
+        }
     }
 
-    private Gauge gauge(MeterRegistry registry, String name, String description,
+    // The meters capture the cache, never this binder: it holds the pool strongly.
+    private Gauge gauge(MeterRegistry registry, StatsCache c, String name, String description,
             ToDoubleFunction<PoolStats> value) {
-        StatsCache c = cache; // the meter must not capture this binder: it holds the pool strongly
         return Gauge.builder(name, pool, p -> value.applyAsDouble(c.of(p)))
                 .description(description).baseUnit(OBJECTS).tags(tags).register(registry);
     }
 
-    private FunctionCounter acquisitions(MeterRegistry registry, String source,
+    private FunctionCounter acquisitions(MeterRegistry registry, StatsCache c, String source,
             ToDoubleFunction<PoolStats> value) {
-        StatsCache c = cache;
         return FunctionCounter.builder(ACQUISITIONS, pool, p -> value.applyAsDouble(c.of(p)))
                 .description("Successful acquisitions, by where the object came from")
                 .tags(tags).tag("source", source).register(registry);
     }
 
-    private FunctionCounter counter(MeterRegistry registry, String name, String baseUnit,
+    private FunctionCounter counter(MeterRegistry registry, StatsCache c, String name, String baseUnit,
             String description, ToDoubleFunction<PoolStats> value) {
-        StatsCache c = cache;
         return FunctionCounter.builder(name, pool, p -> value.applyAsDouble(c.of(p)))
                 .description(description).baseUnit(baseUnit).tags(tags).register(registry);
     }

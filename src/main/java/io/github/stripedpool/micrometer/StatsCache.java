@@ -5,8 +5,10 @@ import io.github.stripedpool.PoolStats;
 import java.util.function.LongSupplier;
 
 /**
- * The last {@link PoolStats} snapshot of one pool, shared by all of its meters, so that one scrape
- * of a registry takes one snapshot instead of one per meter, and all meters of the scrape agree.
+ * The last {@link PoolStats} snapshot of one pool, shared by all of its meters in one registry,
+ * so that one scrape of the registry takes one snapshot instead of one per meter, and all meters
+ * of the scrape agree. One per registry: a snapshot refreshed by another registry's poll in the
+ * middle of this one's scrape would mix two snapshots in it.
  *
  * <p>Holds no reference to the pool: the meters reference the pool weakly (Micrometer's default),
  * so a pool that the application dropped without {@link PoolMetrics#close()} can still be
