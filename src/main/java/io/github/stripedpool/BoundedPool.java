@@ -196,16 +196,34 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             }
             Object x = BoundedStates.take(e);
             if (counter == Counts.MISS || hooks.validate == null || valid(e, x)) {
-                BoundedThreads.count(l, e, counter);
-                if (l != null) {
-                    l.hint = e;
-                } else {
-                    threads.hintVirtual(e);
-                }
-                return borrowed(e, x);
+                return won(l, e, x, counter);
             }
-            waiting.checkDeadline(start, timeoutNanos);
+            if (waiting.pastDeadline(start, timeoutNanos)) {
+                // The timeout bounds the validations, so that idle objects that keep failing a
+                // slow one cannot hold the caller past it; but a unit of capacity free now (the
+                // refused object's, at a zero timeout say) is used, with one factory call and no
+                // validation, rather than reported as a timeout with nothing in use.
+                if (states.isClosed()) {
+                    throw new PoolClosedException(name);
+                }
+                if (!states.tryReserve()) {
+                    throw waiting.timedOut(timeoutNanos);
+                }
+                BoundedEntry c = states.create(l);
+                return won(l, c, BoundedStates.take(c), Counts.MISS);
+            }
         }
+    }
+
+    /** The end of a successful {@link #acquireSlow}: counts where the object came from, hints. */
+    private T won(BoundedThreads.Local l, BoundedEntry e, Object x, int counter) {
+        BoundedThreads.count(l, e, counter);
+        if (l != null) {
+            l.hint = e;
+        } else {
+            threads.hintVirtual(e);
+        }
+        return borrowed(e, x);
     }
 
     /**
@@ -223,12 +241,19 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
 
     /**
      * Runs the validate hook on {@code x}, the object of the entry {@code e} the caller has just
-     * borrowed; if it refuses or throws, destroys the object and frees the entry. A
+     * borrowed, with the entry RESERVED ({@link BoundedStates#toValidate}: a hook may call any
+     * method of the pool, on this object too); if it accepts, the entry is the caller's again
+     * (BORROWED); if it refuses or throws, destroys the object and frees the entry. A
      * {@link VirtualMachineError} of either hook reaches the caller once the entry is freed.
+     * False, the object not the caller's, if the entry was claimed before the hook could run.
      */
     private boolean valid(BoundedEntry e, Object x) {
+        if (!BoundedStates.toValidate(e)) {
+            return false;
+        }
         Throwable f = hooks.validateFailure(x, threads.counts);
         if (f == null) {
+            BoundedStates.validated(e);
             return true;
         }
         UserHooks.rethrowVmError(UserHooks.fatal(f, destroy(e, x)));

@@ -19,7 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   idleToBorrowed    IDLE     -&gt; BORROWED  an acquirer: its hint, an idle stack ({@link #takeIdle})
  *   idleToReserved    IDLE     -&gt; RESERVED  eviction, trimming, close's {@link #sweep}, a publisher for a starving waiter
  *   borrowedToReserved BORROWED -&gt; RESERVED  release and invalidate ({@link #claim}), so two releases cannot both win;
- *                                          leak reclaiming ({@link #reclaim}), once the object is garbage
+ *                                          leak reclaiming ({@link #reclaim}), once the object is garbage;
+ *                                          an acquirer before its validate hook ({@link #toValidate}), back to
+ *                                          BORROWED ({@link #validated}) once the hook accepts the object
  *   freeToReserved    FREE     -&gt; RESERVED  a creator holding a unit of capacity ({@link #claimFree})
  *   reservedToBorrowed RESERVED -&gt; BORROWED  its creator, once the factory returned ({@link #create})
  *   publish           RESERVED or BORROWED (owned) -&gt; IDLE, or BORROWED by the oldest waiter
@@ -98,6 +100,25 @@ final class BoundedStates {
     /** The acquirer's CAS on an entry it found (its hint): IDLE to BORROWED. */
     static boolean idleToBorrowed(BoundedEntry e) {
         return e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.BORROWED);
+    }
+
+    /**
+     * An acquirer's CAS before it runs the validate hook on the object of {@code e}, which it has
+     * just taken (BORROWED by it): RESERVED, a state no release or invalidation can claim, so a
+     * hook that gives back the object it checks, or a destroy hook after a refusal that does,
+     * meets the "given back twice" check (its exception is the hook's failure, which costs this
+     * object only) instead of freeing the entry twice or handing the object to two borrowers.
+     * Fails only if another thread claimed the entry between the take and this CAS, which only a
+     * release of an object that thread no longer held can do: the object is then that thread's to
+     * give back, and the acquirer must not use it.
+     */
+    static boolean toValidate(BoundedEntry e) {
+        return e.cas(BoundedEntry.BORROWED, BoundedEntry.RESERVED);
+    }
+
+    /** After {@link #toValidate}, the hook accepted the object: the entry is the acquirer's again. */
+    static void validated(BoundedEntry e) {
+        e.set(BoundedEntry.BORROWED);
     }
 
     /** Eviction's, trimming's, close's CAS: IDLE to RESERVED, the taker then owns the entry. */

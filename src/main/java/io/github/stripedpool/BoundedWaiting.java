@@ -240,13 +240,16 @@ final class BoundedWaiting {
     }
 
     /**
-     * After a failed validation: the timeout bounds the whole acquire, so idle objects that keep
-     * failing a slow validation cannot hold the caller past it.
+     * After a failed validation: whether the acquire's timeout has passed (it bounds the whole
+     * acquire, so idle objects that keep failing a slow validation cannot hold the caller past it).
      */
-    void checkDeadline(long start, long timeoutNanos) {
-        if (System.nanoTime() - start >= timeoutNanos) {
-            throw timeout(timeoutNanos);
-        }
+    boolean pastDeadline(long start, long timeoutNanos) {
+        return System.nanoTime() - start >= timeoutNanos;
+    }
+
+    /** The exception of an acquire whose timeout passed: counted, and described. */
+    PoolTimeoutException timedOut(long timeoutNanos) {
+        return timeout(timeoutNanos);
     }
 
     /** Counts a timeout and describes it. */

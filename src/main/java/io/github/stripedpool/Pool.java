@@ -53,8 +53,10 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>Every pool: {@code release(null)}, and the same object released twice in a row on one
  *       thread ({@link IllegalStateException}).</li>
- *   <li>A bounded pool: every double release or invalidation ({@link IllegalStateException}),
- *       and an object it did not hand out ({@link IllegalArgumentException}).</li>
+ *   <li>A bounded pool: every double release or invalidation ({@link IllegalStateException}
+ *       while the pool still holds the object; {@link IllegalArgumentException} once the first
+ *       call destroyed it, since the pool then holds no trace of it), and an object it did not
+ *       hand out ({@link IllegalArgumentException}). Either way the pool is unchanged.</li>
  *   <li>{@link LeakDetection#PARANOID}, either engine: the same, and the report names where the
  *       object was acquired and first released.</li>
  *   <li>An unbounded pool without leak detection, by design (it keeps no table of its objects,

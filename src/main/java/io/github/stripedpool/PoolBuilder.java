@@ -395,8 +395,11 @@ public final class PoolBuilder<T> {
     /**
      * Bounded pools only: a check run on the acquiring thread before an existing object is handed
      * out (not on an object the factory has just made). An object that fails it, or makes it
-     * throw, is destroyed, and the acquisition goes on with another object or a new one. A throw
-     * is also logged and counted in {@link PoolStats#hookFailures()}.
+     * throw, is destroyed, and the acquisition goes on with another object or a new one, within
+     * the acquire's timeout; past it, it still takes a place that is free (one factory call, no
+     * validation) before it times out. A throw is also logged and counted in
+     * {@link PoolStats#hookFailures()}. While it runs, the object is the pool's: a release or
+     * invalidation of it from the hook throws {@link IllegalStateException}, a failure of the hook.
      *
      * @param validate true if the object is still usable; default: none
      * @return this builder
