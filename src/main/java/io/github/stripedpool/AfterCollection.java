@@ -2,8 +2,9 @@ package io.github.stripedpool;
 
 /**
  * A pool that the {@link AgingClock} tells of each garbage collection: every unbounded pool
- * (aging, and trimming when the heap is short), and a bounded pool built with a
- * {@link PoolBuilder#trimAboveHeap(double) trimAboveHeap} below 1 (trimming only). The clock
+ * (aging, and trimming when the heap is short), and every bounded pool (trimming, if built with a
+ * {@link PoolBuilder#trimAboveHeap(double) trimAboveHeap} below 1, and giving back the places of
+ * leaked objects when none is left). The clock
  * holds it weakly and calls it on the pool's lane, one call at a time.
  */
 interface AfterCollection {

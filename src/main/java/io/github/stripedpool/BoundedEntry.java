@@ -11,7 +11,12 @@ import java.lang.ref.WeakReference;
  * method of {@link BoundedStates}, the one owner of the state machine) and the handshakes are in
  * {@link BoundedStates}'s comment. Here, only how: {@link #state} changes by compare-and-set,
  * or by a volatile write ({@link #set}) from the one thread that owns the entry in a state no
- * other thread may leave (RESERVED, or BORROWED by it).
+ * other thread may leave (RESERVED, or BORROWED by it). The same int counts the entry's lives
+ * above its two state bits: each time the entry becomes FREE ({@link #freed}) the count moves
+ * on, so that a thread that read the word during one object's life and acts on it later (leak
+ * reclaiming, which reads the state, then the object's weak reference, then CASes) cannot act
+ * on the next object's (see {@link BoundedStates#reclaim}). Every other CAS compares the state
+ * bits only.
  *
  * <p>{@link #item}, {@link #ref} and {@link #stamp} are plain: each is written by the owner of the entry
  * before the volatile write or CAS that gives the entry up, and read by the next owner after the
@@ -61,17 +66,53 @@ final class BoundedEntry extends BoundedEntryFields {
         super(index);
     }
 
+    /** The low bits of {@link #word()}: the state. */
+    static final int STATE_MASK = 3;
+    /** What {@link #freed()} adds to the word: one more life begins. */
+    private static final int ONE_LIFE = STATE_MASK + 1;
+
+    /** FREE, IDLE, BORROWED or RESERVED. */
     int state() {
+        return state & STATE_MASK;
+    }
+
+    /** The state of a {@link #word()}. */
+    static int stateOf(int word) {
+        return word & STATE_MASK;
+    }
+
+    /**
+     * The state and the entry's life: the bits above {@link #STATE_MASK} count the times the
+     * entry became FREE, so a word read while one object lived in the entry never equals a word
+     * of a later object's life (until the count wraps, after 2^30 objects in one entry).
+     */
+    int word() {
         return state;
     }
 
+    /** CAS of the state from {@code from} to {@code to}, in whatever life the entry is. */
     boolean cas(int from, int to) {
-        return STATE.compareAndSet(this, from, to);
+        int w = state;
+        return (w & STATE_MASK) == from && STATE.compareAndSet(this, w, w - from + to);
     }
 
-    /** Volatile write; only by the thread that owns the entry in its current state. */
+    /**
+     * CAS to {@code to} only if the entry is still in the word {@code seen}: same state, same
+     * life. Fails if its object was destroyed since, even if a new object is now in the same
+     * state (see {@link BoundedStates#reclaim}).
+     */
+    boolean casWord(int seen, int to) {
+        return STATE.compareAndSet(this, seen, (seen & ~STATE_MASK) | to);
+    }
+
+    /** Volatile write of the state, in the same life; only by the thread that owns the entry. */
     void set(int to) {
-        state = to;
+        state = (state & ~STATE_MASK) | to;
+    }
+
+    /** Volatile write of FREE, beginning the entry's next life; only by its owner (RESERVED). */
+    void freed() {
+        state = (state & ~STATE_MASK) + ONE_LIFE; // FREE is 0; the count may wrap: it only has to differ
     }
 
     /**

@@ -146,7 +146,8 @@ final class BoundedEntryTable {
      * free stack; before its unit of capacity is given back.
      */
     void free(BoundedEntry e) {
-        e.set(BoundedEntry.FREE);
+        e.freed(); // FREE, in the entry's next life
+
         push(freeHead, e, false);
     }
 

@@ -7,7 +7,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * The background work of one {@link BoundedPool}, run by {@link MaintenanceClock}: idle and
  * lifetime eviction, reports of objects held too long ({@link BoundedHeldTooLong}), giving back
  * the capacity of leaked objects, and keeping minIdle objects ready; and, run by the
- * {@link AgingClock} after a collection that left the heap short, trimming to minIdle. No
+ * {@link AgingClock} after a collection, trimming to minIdle if the collection left the heap
+ * short, and giving back the capacity of leaked objects if every place is taken. No
  * thread of its own: every job runs on a worker, through the lane this object is the key of
  * (so no two of them overlap), and the clocks hold it weakly, so a pool dropped unclosed stops
  * being maintained. No user code under a lock: destroy and factory calls happen on entries this
@@ -66,6 +67,10 @@ final class BoundedMaintenance implements AfterCollection {
      */
     private final ReentrantLock reclaimLock = new ReentrantLock();
     private volatile MaintenanceClock.Periodic scheduled;
+    /** Least time between two scans of {@link #reclaimIfExhausted}, so a pool at its cap under load is not scanned at every collection. */
+    static final long EXHAUSTED_SCAN_NANOS = 100_000_000L;
+    /** When {@link #reclaimIfExhausted} last scanned; the lane's alone (one job at a time). */
+    private long lastExhaustedScan = System.nanoTime() - EXHAUSTED_SCAN_NANOS;
     /** Whether a collection trims ({@link HeapTrim}, {@link TrimGate}); used by trims only, on the lane. */
     private final TrimGate trimGate;
     /** Collections after which the pool trimmed; written by trims only, one at a time (the lane). */
@@ -96,7 +101,8 @@ final class BoundedMaintenance implements AfterCollection {
 
     /**
      * Schedules the runs (also with minIdle alone: a failed refill is retried), registers with
-     * the aging clock if the pool trims, and fills minIdle.
+     * the aging clock (to trim, if the pool trims, and to give back the places of leaked objects
+     * when it has none left: {@link #reclaimIfExhausted}), and fills minIdle.
      *
      * @throws OutOfMemoryError if no clock thread could be started; nothing is then scheduled
      */
@@ -104,13 +110,11 @@ final class BoundedMaintenance implements AfterCollection {
         if (periodNanos > 0) {
             scheduled = MaintenanceClock.schedule(this, periodNanos);
         }
-        if (trimsUnderPressure()) {
-            try {
-                AgingClock.register(this);
-            } catch (RuntimeException | Error e) {
-                stop();
-                throw e;
-            }
+        try {
+            AgingClock.register(this);
+        } catch (RuntimeException | Error e) {
+            stop();
+            throw e;
         }
         requestRefill();
     }
@@ -121,9 +125,7 @@ final class BoundedMaintenance implements AfterCollection {
         if (f != null) {
             f.cancel();
         }
-        if (trimsUnderPressure()) {
-            AgingClock.unregister(this);
-        }
+        AgingClock.unregister(this);
     }
 
     @Override
@@ -204,10 +206,31 @@ final class BoundedMaintenance implements AfterCollection {
         return trims;
     }
 
-    /** After a garbage collection, called by the {@link AgingClock} if the pool trims. */
+    /** After a garbage collection, called by the {@link AgingClock}, on the pool's lane. */
     @Override
     public void onGarbageCollection(long now) {
-        trimIfHeapShort(now);
+        if (trimsUnderPressure()) {
+            trimIfHeapShort(now);
+        }
+        reclaimIfExhausted(now);
+    }
+
+    /**
+     * After a collection, if every place is taken: gives back the places of borrowed objects the
+     * collection found unreachable ({@link #reclaimLeaked()}), at most once per
+     * {@link #EXHAUSTED_SCAN_NANOS}. Without it a pool with no time limits (so no runs) would
+     * reclaim only when a tracked leak is reported: never with leak detection off, and, under
+     * SAMPLED, not for the leaks that were not sampled, so a small pool whose every object
+     * leaked unsampled would stay exhausted for good. Only when exhausted, since that is when a
+     * leaked place is missed, and the scan reads every entry; only after a collection, since that
+     * is when a leaked object's weak reference is cleared.
+     */
+    void reclaimIfExhausted(long now) {
+        if (states.live() < states.maxTotal || states.isClosed() || now - lastExhaustedScan < EXHAUSTED_SCAN_NANOS) {
+            return;
+        }
+        lastExhaustedScan = now;
+        reclaimLeaked();
     }
 
     /** The trimming state, for a test's failure report. */

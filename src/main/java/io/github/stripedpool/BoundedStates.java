@@ -279,13 +279,28 @@ final class BoundedStates {
     /**
      * BORROWED to RESERVED to FREE for an entry whose object became garbage without being
      * released (its weak reference is cleared), giving its capacity back; false if it is not such
-     * an entry. Callers are serialised (see {@link BoundedMaintenance#reclaimLeaked}): only
-     * reclaiming frees a borrowed entry whose object is unreachable, so a BORROWED state and a
-     * cleared reference read here belong to the same borrowing until the CAS.
+     * an entry. Callers are serialised (see {@link BoundedMaintenance#reclaimLeaked}).
      */
     boolean reclaim(BoundedEntry e) {
-        BoundedEntry.ObjectRef r = e.ref;
-        if (r == null || !r.refersTo(null) || !e.cas(BoundedEntry.BORROWED, BoundedEntry.RESERVED)) {
+        int seen = e.word(); // before the reference: see below
+        return reclaim(e, seen, e.ref);
+    }
+
+    /**
+     * {@link #reclaim(BoundedEntry)} with the word and the reference it read, in that order.
+     * Between those reads and the CAS the object may have been invalidated, collected, and a new
+     * object borrowed in the same entry: then the stale reference is cleared and the state is
+     * BORROWED again, and a CAS on the state alone would free the place of a live borrowed
+     * object (a second object beyond maxTotal, the borrower's release refused). So the CAS is on
+     * the whole word: the entry's life moves on whenever it becomes FREE, which it must before a
+     * new object enters it, and {@code r} is of the life read in {@code seen} or of a later one
+     * (a creator writes the reference before the volatile write that makes its object BORROWED
+     * or IDLE, and it changes only to null at the end of a life, or to a later object's), so the
+     * CAS succeeds only if the cleared reference is the borrowed object's own.
+     */
+    boolean reclaim(BoundedEntry e, int seen, BoundedEntry.ObjectRef r) {
+        if (BoundedEntry.stateOf(seen) != BoundedEntry.BORROWED || r == null || !r.refersTo(null)
+                || !e.casWord(seen, BoundedEntry.RESERVED)) {
             return false;
         }
         threads.add(Counts.RELEASED, 1);

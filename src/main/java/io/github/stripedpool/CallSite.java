@@ -30,6 +30,9 @@ final class CallSite extends Throwable {
             UnboundedPool.class.getName(),
             SampleCountdown.class.getName(),
             ReleaseChecks.class.getName(),
+            // The pools built on the engine, by name: this package does not depend on theirs.
+            "io.github.stripedpool.buffer.BufferPool",
+            "io.github.stripedpool.jackson.StripedRecyclerPool",
     };
 
     /** Marks an event whose stack was not recorded; shared, never thrown, never printed. */

@@ -200,10 +200,12 @@ final class LeakDetectingPool<T> implements Pool<T> {
         }
         LeakReport report = t.report(System.nanoTime());
         leaks.incrementAndGet();
-        ReportDelivery.deliver(report, name, listener);
         if (reclaimer != null) {
+            // First: the listener is user code, which may acquire from this pool (the leaked
+            // object's place must be free by then) or take its time.
             reclaimer.leaked(report);
         }
+        ReportDelivery.deliver(report, name, listener);
     }
 
     // ---------------------------------------------------------------- sampling inside an engine

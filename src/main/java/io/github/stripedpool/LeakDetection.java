@@ -33,8 +33,9 @@ public enum LeakDetection {
     /**
      * Every acquisition is tracked, with its stack trace, and every release checked. Meant for
      * tests and for hunting a leak: each acquisition and release records a stack trace, which
-     * costs microseconds. Every double release and every release of an object the pool did not
-     * hand out throws.
+     * costs microseconds. Every double release made while the pool holds the object, and every
+     * release of an object the pool did not hand out, throws. (A second release made after
+     * another thread acquired the object again cannot be told from that borrower's own.)
      */
     PARANOID
 }

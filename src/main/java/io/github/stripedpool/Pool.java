@@ -158,7 +158,9 @@ public interface Pool<T> extends AutoCloseable {
      *         tier and has not acquired since (the common bug: the same object released twice
      *         in a row on one thread). Double releases across threads, on virtual threads, or
      *         of an object that went through other hands in between are not caught;
-     *         {@link LeakDetection#PARANOID} catches every one
+     *         {@link LeakDetection#PARANOID} catches every one made while the pool holds the
+     *         object. None can catch a second release made after another thread acquired the
+     *         object again: it cannot be told from that borrower's own release
      * @throws IllegalArgumentException if the pool is bounded, or leak detection is
      *         {@link LeakDetection#PARANOID}, and the object is not one it handed out
      */

@@ -45,6 +45,21 @@ class DocsMatchCodeTest {
         return pages;
     }
 
+    /** No page has a section twice (two copies of a section drift apart: one goes stale). */
+    @Test
+    void noPageHasASectionTwice() throws IOException {
+        List<String> twice = new ArrayList<>();
+        for (Path page : pages()) {
+            Set<String> seen = new TreeSet<>();
+            for (String line : read(page.toString()).split("\n")) {
+                if (line.startsWith("## ") && !seen.add(line)) {
+                    twice.add(page + ": " + line);
+                }
+            }
+        }
+        assertEquals(List.of(), twice, "sections that appear twice");
+    }
+
     /** Every library thread a page or the Javadoc names is one the library starts. */
     @Test
     void everyDocumentedThreadNameIsOneTheLibraryUses() throws IOException {

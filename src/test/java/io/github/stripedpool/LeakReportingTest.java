@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.stripedpool.LeakTesting.Buffer;
 import io.github.stripedpool.LeakTesting.Reports;
+import io.github.stripedpool.buffer.BufferPool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -167,5 +168,27 @@ class LeakReportingTest {
         pool.release(back); // accepted after close, and not a leak
         assertEquals(2, reports.await(2).size());
         assertEquals(Duration.ZERO.compareTo(reports.taken.get(0).age()) <= 0, true);
+    }
+
+    private static void leakBuffers(BufferPool<byte[]> pool) {
+        pool.acquire(100)[0] = 1;              // a class buffer
+        pool.acquire(1 << 20)[0] = 1;          // an oversized one
+    }
+
+    /**
+     * A leak report of the buffer pool starts at the caller's line, as every report does: the
+     * buffer pool's own frames are cut like the engine's.
+     */
+    @Test
+    void aBufferPoolsLeakReportStartsAtTheCallersLine() throws Exception {
+        Reports reports = new Reports();
+        try (BufferPool<byte[]> pool = BufferPool.bytes().name("buffer-frames")
+                .leakDetection(LeakDetection.PARANOID).onLeak(reports).build()) {
+            leakBuffers(pool);
+            for (LeakReport r : reports.await(2)) {
+                assertEquals("leakBuffers", r.stackTrace()[0].getMethodName(),
+                        "the first frame should be the caller's acquire:\n" + r);
+            }
+        }
     }
 }
