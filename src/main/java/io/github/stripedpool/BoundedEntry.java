@@ -152,8 +152,6 @@ final class BoundedEntry extends BoundedEntryFields {
         final long createdNanos;
         /** The object's identity hash: where {@link BoundedIndex} files it, even once it is garbage. */
         final int hash;
-        /** Set by maintenance when the object outlived maxLifetime while borrowed. */
-        volatile boolean expired;
 
         ObjectRef(Object x, long createdNanos) {
             super(x);
@@ -172,8 +170,14 @@ abstract class BoundedEntryFields extends PadHead {
     Object item;
     /** The current object's identity and per-object facts; null while free. */
     BoundedEntry.ObjectRef ref;
-    /** The maintenance epoch of the last release (see {@link BoundedPool}, eviction). */
-    int stamp;
+    /**
+     * The maintenance epoch of the last release (see {@link BoundedMaintenance}, idle time): a
+     * long, so that no number of runs wraps it. Maintenance also reads it racily, before its
+     * claiming CAS, to pick candidates; a JVM that may split a plain long's write could show it
+     * a torn value there, which costs at most a needless claim or a period's delay: the check it
+     * makes as the owner, after the CAS, decides.
+     */
+    long stamp;
     /**
      * The current borrowing's acquisition site and time; only in a pool that reports objects
      * held too long (see {@link BoundedHeldTooLong} for how it is read and written).

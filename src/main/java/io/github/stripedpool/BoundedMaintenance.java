@@ -15,12 +15,35 @@ import java.util.concurrent.locks.ReentrantLock;
  * class owns (RESERVED), through the transitions of {@link BoundedStates}, as acquire and
  * release make them. It holds no reference to the pool.
  *
- * <p>Idle time without a clock on the hot path. Each run increments {@link #epoch} (written by
+ * <p>Idle time without a clock on the hot path. A run may advance {@link #epoch} (written by
  * runs only, which never overlap for one pool); a release stamps its entry with the epoch, so an
- * entry idle for more than {@link #idleEpochs} epochs has been idle longer than maxIdleTime, and
- * at most one period longer. Lifetimes compare elapsed nanoseconds with the limit, never
+ * entry whose stamp is more than {@link #idleEpochs} epochs old has been idle longer than
+ * maxIdleTime, and at most about a period longer. That holds because two advances are always at
+ * least a period apart: a run advances only if {@link #advancedNanos}, the time read just after
+ * the last advance, is a period behind the time it reads, and then asks its clock to fire the
+ * next run a period later ({@link MaintenanceClock.Periodic#ranAt}), so a run that waited on the
+ * lane (behind a slow refill, say) pushes the next one back instead of being followed by it a
+ * moment later. A release that read epoch e did so before advance e + 1 was written, hence
+ * before {@code advancedNanos} of that advance; the run that sees the entry more than idleEpochs
+ * old starts at least idleEpochs periods after that, and idleEpochs periods are at least
+ * maxIdleTime: never early. Epochs and stamps are longs, so no number of runs wraps them; a
+ * maxIdleTime too long to count in nanoseconds (saturated to Long.MAX_VALUE) means no idle
+ * eviction at all. Lifetimes compare elapsed nanoseconds with the limit, never
  * {@code created + limit}, so a limit of Long.MAX_VALUE ("forever") cannot overflow, and
- * {@link #idleEpochs} is rounded up by division, not by adding first, for the same reason.
+ * {@link #idleEpochs} is rounded up by division, not by adding first, for the same reason. A
+ * release reads the clock itself, in a pool with a maxLifetime only, to destroy an object past
+ * it ({@link BoundedPool}).
+ *
+ * <p>Eviction and minIdle. Idle eviction counts the idle entries after claiming its candidates
+ * ({@link #evict}): every candidate is claimed first, with no user code run meanwhile, then the
+ * idle entries left are counted once and as many candidates as minIdle needs are published back;
+ * only then do destroy hooks run, on claimed entries, so acquisitions during a hook take objects
+ * eviction has already decided to keep, and no idle object is destroyed on the strength of a
+ * count taken before them. An idle count before the claims only caps how many are claimed, so
+ * that a pool sitting at minIdle is not claimed and put back at every run. So a run walks the
+ * table at most three times (two counts, the claims), whatever it evicts. The candidates are held
+ * in {@link #claimed}, grown before any claim so that an allocation failure leaves no entry
+ * RESERVED.
  *
  * <p>Races. Eviction claims an idle entry with the same CAS as an acquire (IDLE to RESERVED), so
  * it can never destroy an object just handed out, nor hand out one it destroys; having won, it
@@ -43,6 +66,13 @@ final class BoundedMaintenance implements AfterCollection {
      * a factory that failed is tried again.
      */
     static final long REFILL_PERIOD_NANOS = 1_000_000_000L;
+    /** {@link #idleEpochs} of a pool without idle eviction. */
+    static final long NO_IDLE_EVICTION = Long.MAX_VALUE;
+
+    /** Whether eviction should take an idle object ({@link #expiry}). */
+    private static final int LIVES = 0;
+    private static final int IDLE_TOO_LONG = 1;
+    private static final int PAST_LIFETIME = 2;
 
     private final BoundedStates states;
     private final BoundedThreads threads;
@@ -53,10 +83,19 @@ final class BoundedMaintenance implements AfterCollection {
     final long maxLifetimeNanos;
     /** Nanoseconds between runs; 0: the pool needs no runs. */
     final long periodNanos;
-    private final int idleEpochs;
+    /** Epochs an entry must be idle beyond to be evicted; {@link #NO_IDLE_EVICTION}: never. */
+    private final long idleEpochs;
 
     /** Written by runs only. */
-    private volatile int epoch;
+    private volatile long epoch;
+    /** {@code System.nanoTime()} just after {@link #epoch} last advanced (or at construction); runs only. */
+    private long advancedNanos;
+    /**
+     * The entries a run has claimed (IDLE to RESERVED) for eviction: those idle too long from
+     * the front, those past maxLifetime from the back. Runs only; at least as long as the table
+     * before a run claims anything.
+     */
+    private BoundedEntry[] claimed = new BoundedEntry[0];
     private volatile long runs;
     private final AtomicBoolean refillPending = new AtomicBoolean();
     /**
@@ -90,8 +129,10 @@ final class BoundedMaintenance implements AfterCollection {
         this.periodNanos = limit != 0
                 ? Math.max(MIN_PERIOD_NANOS, Math.min(MAX_PERIOD_NANOS, limit / RUNS_PER_LIMIT))
                 : minIdle > 0 ? REFILL_PERIOD_NANOS : 0L;
-        this.idleEpochs = maxIdleNanos == 0 ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE - 1,
-                maxIdleNanos / periodNanos + (maxIdleNanos % periodNanos == 0 ? 0 : 1));
+        // Long.MAX_VALUE is what SettingChecks.nanos saturates "forever" to: not a time to count.
+        this.idleEpochs = maxIdleNanos == 0 || maxIdleNanos == Long.MAX_VALUE ? NO_IDLE_EVICTION
+                : maxIdleNanos / periodNanos + (maxIdleNanos % periodNanos == 0 ? 0 : 1);
+        this.advancedNanos = System.nanoTime(); // before any release can read epoch 0
     }
 
     /** The smaller of two limits, where 0 means "not set". */
@@ -134,7 +175,7 @@ final class BoundedMaintenance implements AfterCollection {
     }
 
     /** The current epoch, which a release stamps on its entry. */
-    int epoch() {
+    long epoch() {
         return epoch;
     }
 
@@ -150,31 +191,17 @@ final class BoundedMaintenance implements AfterCollection {
         if (states.isClosed()) {
             return;
         }
-        Throwable fatal = null;
-        final int ep = epoch + 1;
-        epoch = ep;
-        final long now = System.nanoTime();
-        int idle = states.countIdle();
-        for (BoundedEntry e : states.table.array()) {
-            int s = e.state();
-            if (s == BoundedEntry.IDLE) {
-                if (expired(e, now, ep, idle) && BoundedStates.idleToReserved(e)) {
-                    if (expired(e, now, ep, idle)) { // as the owner: see the class comment
-                        idle--;
-                        fatal = UserHooks.fatal(fatal, states.destroy(e, e.item));
-                    } else {
-                        states.publish(e, e.item, e.stamp);
-                    }
-                }
-            } else if (s == BoundedEntry.BORROWED && maxLifetimeNanos > 0) {
-                BoundedEntry.ObjectRef r = e.ref;
-                // The flag is on the object's own reference, so an entry that moved on to a new
-                // object since the state was read cannot be marked by mistake.
-                if (r != null && now - r.createdNanos >= maxLifetimeNanos) {
-                    r.expired = true;
-                }
+        long now = System.nanoTime();
+        if (now - advancedNanos >= periodNanos) { // see the class comment
+            epoch = epoch + 1;
+            now = System.nanoTime(); // after the write: a release that read the old epoch came before
+            advancedNanos = now;
+            MaintenanceClock.Periodic f = scheduled;
+            if (f != null) {
+                f.ranAt(now);
             }
         }
+        Throwable fatal = evict(now);
         if (heldTooLong != null) {
             heldTooLong.check(states.table.array(), now); // reports after its scan, no lock held
         }
@@ -185,15 +212,95 @@ final class BoundedMaintenance implements AfterCollection {
         refill();
     }
 
-    private boolean expired(BoundedEntry e, long now, int ep, int idle) {
+    /**
+     * Destroys the idle objects past maxLifetime, and those idle longer than maxIdleTime as long
+     * as minIdle stay idle, in three steps (see the class comment): claims them, running no
+     * user code; counts the idle entries left once and publishes back the candidates minIdle
+     * needs; destroys the rest. Returns the first {@link VirtualMachineError} of a destroy hook.
+     */
+    private Throwable evict(long now) {
+        final BoundedEntry[] es = states.table.array();
+        final long ep = epoch;
+        // Idle-time candidates beyond this many would only be published back: an idle count from
+        // before the claims, so that a pool sitting at minIdle is not claimed and republished at
+        // every run. The count after the claims, not this, decides what is destroyed.
+        int mayEvictIdle = idleEpochs == NO_IDLE_EVICTION ? 0
+                : minIdle == 0 ? Integer.MAX_VALUE : states.countIdle() - minIdle;
+        if (mayEvictIdle <= 0 && maxLifetimeNanos == 0) {
+            return null;
+        }
+        if (claimed.length < es.length) {
+            claimed = new BoundedEntry[es.length]; // before any claim, see the class comment
+        }
+        final BoundedEntry[] c = claimed;
+        Throwable fatal = null;
+        int idleEnd = 0;
+        int lifeStart = c.length;
+        for (BoundedEntry e : es) {
+            int why = e.state() == BoundedEntry.IDLE ? expiry(e, now, ep, mayEvictIdle > idleEnd) : LIVES;
+            if (why != LIVES && BoundedStates.idleToReserved(e)) {
+                why = expiry(e, now, ep, mayEvictIdle > idleEnd); // as the owner: see the class comment
+                if (why == IDLE_TOO_LONG) {
+                    c[idleEnd++] = e;
+                } else if (why == PAST_LIFETIME) {
+                    c[--lifeStart] = e;
+                } else {
+                    fatal = republish(e, fatal);
+                }
+            }
+        }
+        // One count, after the claims: what acquisitions took before it is seen, and what they
+        // take after it takes objects that are kept.
+        int keep = idleEnd == 0 || minIdle == 0 ? 0
+                : Math.max(0, Math.min(idleEnd, minIdle - states.countIdle()));
+        for (int i = 0; i < keep; i++) {
+            fatal = republish(c[i], fatal);
+            c[i] = null;
+        }
+        for (int i = keep; i < idleEnd; i++) {
+            fatal = destroyClaimed(c, i, fatal);
+        }
+        for (int i = lifeStart; i < c.length; i++) {
+            fatal = destroyClaimed(c, i, fatal);
+        }
+        return fatal;
+    }
+
+    /**
+     * Publishes back a claimed entry with its object and stamp. Only a destroy hook can make
+     * that throw (the pool closed meanwhile, so the publish destroys the object): its
+     * {@link VirtualMachineError} is kept for the end of the run, so that every claimed entry is
+     * still published or destroyed.
+     */
+    private Throwable republish(BoundedEntry e, Throwable fatal) {
+        try {
+            states.publish(e, e.item, e.stamp);
+            return fatal;
+        } catch (VirtualMachineError t) {
+            return UserHooks.fatal(fatal, t);
+        }
+    }
+
+    private Throwable destroyClaimed(BoundedEntry[] c, int i, Throwable fatal) {
+        BoundedEntry e = c[i];
+        c[i] = null; // the array outlives the run: it holds no entry between runs
+        return UserHooks.fatal(fatal, states.destroy(e, e.item));
+    }
+
+    /**
+     * Why the object of the idle entry {@code e} should go: {@link #PAST_LIFETIME}, else
+     * {@link #IDLE_TOO_LONG} if {@code idleMayGo}, else {@link #LIVES}.
+     */
+    private int expiry(BoundedEntry e, long now, long ep, boolean idleMayGo) {
         BoundedEntry.ObjectRef r = e.ref;
         if (r == null) {
-            return false;
+            return LIVES;
         }
         if (maxLifetimeNanos > 0 && now - r.createdNanos >= maxLifetimeNanos) {
-            return true;
+            return PAST_LIFETIME;
         }
-        return maxIdleNanos > 0 && idle > minIdle && ep - e.stamp > idleEpochs;
+        return idleMayGo && idleEpochs != NO_IDLE_EVICTION && ep - e.stamp > idleEpochs
+                ? IDLE_TOO_LONG : LIVES;
     }
 
     /** Whether the pool trims when the heap is short: then the {@link AgingClock} tells it of collections. */

@@ -54,6 +54,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     private final int maxTotal;
     private final int minIdle;
     private final long acquireTimeoutNanos;
+    /** 0: no maxLifetime, and then a release reads no clock. */
+    private final long maxLifetimeNanos;
     private final BoundedStates states;
     private final BoundedEntryTable table;
     private final BoundedThreads threads;
@@ -69,6 +71,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         this.maxTotal = settings.maxTotal;
         this.minIdle = settings.minIdle;
         this.acquireTimeoutNanos = settings.acquireTimeoutNanos;
+        this.maxLifetimeNanos = settings.maxLifetimeNanos;
         this.waitQueue = new BoundedWaitQueue(starvationNanos);
         this.threads = new BoundedThreads(maxTotal);
         this.states = new BoundedStates(settings, waitQueue, threads);
@@ -311,7 +314,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     /**
      * Resets the object of {@code e}, which the caller has RESERVED, and publishes it, or
      * destroys it if the reset hook throws, the retain predicate refuses it, the pool is closed
-     * or the object outlived maxLifetime while borrowed.
+     * or the object is past maxLifetime. That takes a clock reading, in a pool with a
+     * maxLifetime only: a pool without one releases at the cost of a final field's test.
      */
     private void putBack(BoundedEntry e, T object) {
         if (hooks.reset != null) {
@@ -321,7 +325,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 return;
             }
         }
-        if (states.isClosed() || e.ref.expired) {
+        if (states.isClosed()
+                || maxLifetimeNanos > 0 && System.nanoTime() - e.ref.createdNanos >= maxLifetimeNanos) {
             UserHooks.rethrowVmError(destroy(e, object));
             return;
         }

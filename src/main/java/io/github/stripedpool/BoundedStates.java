@@ -230,7 +230,7 @@ final class BoundedStates {
      * the entry offered to the idle stacks, then the queue's size and mode read, then
      * {@link #closed}.
      */
-    void publish(BoundedEntry e, Object x, int stamp) {
+    void publish(BoundedEntry e, Object x, long stamp) {
         e.item = x;
         e.stamp = stamp;
         final BoundedWaitQueue q = queue;

@@ -1,5 +1,7 @@
 package io.github.stripedpool;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -13,7 +15,12 @@ import java.util.concurrent.locks.LockSupport;
  * <p>The timer thread runs no user code: when a pool's run is due it submits the run to the
  * pool's {@link Lane}, where it may call the factory, validate and destroy hooks. A pool whose
  * hook blocks therefore delays only its own maintenance. A run that is still queued or running
- * when the next one is due is not queued twice ({@link Periodic#pending}).
+ * when the next one is due is not queued twice ({@link Periodic#pending}). A run is due a period
+ * after the clock fired the last one; a run that starts its pool's new idle-time epoch then
+ * moves its successor to a period after that start ({@link Periodic#ranAt}). So a run that
+ * waited on its lane (behind a slow refill, say) pushes the next one back rather than be
+ * followed by it a moment later, which would count two epochs in little more than one period
+ * (see {@link BoundedMaintenance}).
  *
  * <p>Why a loop of the library's own rather than a {@code ScheduledThreadPoolExecutor}: the
  * executor's worker allocates between tasks (a node of its queue's condition on every wait),
@@ -29,7 +36,16 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Concurrency. {@link #TASKS} is a lock-free queue; {@link #schedule} adds, the clock thread
  * alone reads it, fires what is due and removes what was cancelled or whose pool was collected.
- * {@link Periodic#due} is the clock thread's alone. A new task may be due before the clock's
+ * {@link Periodic#due} is volatile and has two writers: the clock thread, which moves it a period
+ * past now by a CAS from the value it found due, and the pool's run, which moves it a period past
+ * its epoch's start ({@link Periodic#ranAt}). A run that moved it between the clock's read and
+ * its CAS fails the CAS, and the clock does not fire then but parks until the new due time; so
+ * the clock never puts back an earlier due time over a run's, and it re-reads {@code due} at
+ * every turn. A run's own write may be earlier than the clock's (when the clock fired while
+ * that run was already under way); it is still a period after that run's epoch. What races
+ * remain (a firing just as a run ends) can only queue a run early, and such a run starts no
+ * epoch ({@link BoundedMaintenance#run}), so due times bound how late runs are, never how early
+ * an object is evicted. A new task may be due before the clock's
  * current park ends, so {@code schedule} wakes it ({@link ClockThread#wake}). The thread is
  * started by the first task and ends once it has had none for {@link #IDLE_SECONDS}; the
  * decision to end and a registration are ordered by {@link ClockThread}'s monitor, so no task
@@ -123,11 +139,17 @@ final class MaintenanceClock {
                         TASKS.remove(t);
                         continue;
                     }
-                    long left = t.due - now;
+                    long due = t.due;
+                    long left = due - now;
                     if (left <= 0) {
-                        t.due = now + t.periodNanos; // first: a failing fire waits a period
-                        left = t.periodNanos;
-                        t.fire();
+                        // First: a failing fire waits a period. A failed CAS: a run has just set
+                        // a later due time (class comment).
+                        if (t.moveDue(due, now + t.periodNanos)) {
+                            left = t.periodNanos;
+                            t.fire();
+                        } else {
+                            left = Math.max(0L, t.due - now);
+                        }
                     }
                     park = Math.min(park, left);
                 }
@@ -146,11 +168,24 @@ final class MaintenanceClock {
 
     /** One pool's periodic maintenance: the handle its pool cancels at close. */
     static final class Periodic {
+        private static final VarHandle DUE;
+
+        static {
+            try {
+                DUE = MethodHandles.lookup().findVarHandle(Periodic.class, "due", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
         /** The pool's maintenance, whose lane the runs go to; held weakly (class comment). */
         final WeakReference<BoundedMaintenance> pool;
         final long periodNanos;
-        /** When the next run is due ({@code System.nanoTime()}); the clock thread's alone. */
-        long due;
+        /**
+         * When the next run is due ({@code System.nanoTime()}): written by the clock thread
+         * ({@link #moveDue}) and by the pool's runs ({@link #ranAt}), see the class comment.
+         */
+        volatile long due;
         /** Set while a run of this task is queued on, or running in, the pool's lane. */
         final AtomicBoolean pending = new AtomicBoolean();
         volatile boolean cancelled;
@@ -159,6 +194,19 @@ final class MaintenanceClock {
             this.pool = new WeakReference<>(pool);
             this.periodNanos = periodNanos;
             this.due = due;
+        }
+
+        /** The clock thread's move of {@link #due} from {@code from}, the value it found due. */
+        boolean moveDue(long from, long to) {
+            return DUE.compareAndSet(this, from, to);
+        }
+
+        /**
+         * Called by a run of the pool, on its lane, as it starts a new idle-time epoch at
+         * {@code nanos}: the next run is due a period later, however late this one started.
+         */
+        void ranAt(long nanos) {
+            due = nanos + periodNanos;
         }
 
         /** No run after this one: the clock forgets the task at its next turn. */

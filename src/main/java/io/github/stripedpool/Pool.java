@@ -235,6 +235,12 @@ public interface Pool<T> extends AutoCloseable {
      * back. Idempotent (a second call destroys whatever a release racing the first one left).
      * A destroy hook that throws is logged and counted, and close goes on; if it threw a
      * {@link VirtualMachineError}, close rethrows the first one after all the work is done.
+     *
+     * <p>Background work already under way is not waited for: an object a library worker had
+     * already taken out to destroy it (aging, eviction, a trim under heap pressure) or was
+     * making (a bounded pool's minIdle refill) is destroyed on that worker, exactly once,
+     * possibly just after close returns. Waiting for it would deadlock a hook that waits for
+     * the thread that calls close (a destroy hook that takes a lock the caller holds).
      */
     @Override
     void close();

@@ -356,7 +356,10 @@ public final class PoolBuilder<T> {
      * {@link #maxTotal(int)} are in use. They are created in the background, on one of the
      * library's shared workers ({@code striped-pool-worker-N}), one job of this pool at a time:
      * right after {@link #build()}, after objects are destroyed, and at each maintenance run. Idle eviction by
-     * {@link #maxIdleTime(Duration)} never goes below it.
+     * {@link #maxIdleTime(Duration)} never goes below it: it decides from a count of the idle
+     * objects taken after it has set aside the ones it may destroy, and before any destroy hook
+     * runs. Acquisitions may take the pool below it, and so may {@link #maxLifetime(Duration)},
+     * which applies to every object; the refills above bring it back.
      *
      * @param minIdle from 0 to {@code maxTotal}, at most 16,777,216 (2<sup>24</sup>); default 0
      * @return this builder
@@ -415,7 +418,8 @@ public final class PoolBuilder<T> {
      * Bounded pools only: destroys objects that stayed idle longer than this, down to
      * {@link #minIdle(int)}. Checked in the background every quarter of the
      * smaller of this and {@link #maxLifetime(Duration)} (between 10 ms and 30 s), so an object
-     * is destroyed at most about a quarter of the time late, never early.
+     * is destroyed at most about a quarter of the time late, never early, however many checks
+     * the pool has had and however late one of them ran. A release reads no clock for this.
      *
      * @param maxIdleTime positive; one too long to count in nanoseconds (about 292 years)
      *        means never. Default: none, idle objects are kept
@@ -430,8 +434,11 @@ public final class PoolBuilder<T> {
 
     /**
      * Bounded pools only: destroys objects older than this (counted from their creation): idle
-     * ones at the next maintenance run, borrowed ones when they are released. Useful for
-     * resources that the other side drops after a while, such as connections behind a firewall.
+     * ones at the next maintenance run (checked every quarter of the smaller of this and
+     * {@link #maxIdleTime(Duration)}, so at most about a quarter late: an acquire reads no clock
+     * for this), borrowed ones when they are released (a release reads the clock, in pools
+     * with a maxLifetime only). Useful for resources that the other side drops after a while,
+     * such as connections behind a firewall.
      *
      * @param maxLifetime positive; one too long to count in nanoseconds (about 292 years)
      *        means never. Default: none, objects live until evicted or closed
