@@ -200,7 +200,7 @@ final class BoundedEntryTable {
                     l.examined++;
                 }
                 QUEUED.setVolatile(e, 0);
-                if (e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.BORROWED)) {
+                if (BoundedStates.idleToBorrowed(e)) {
                     return e;
                 }
             }

@@ -99,7 +99,8 @@ final class BoundedStates {
 
     /** The acquirer's CAS on an entry it found (its hint): IDLE to BORROWED. */
     static boolean idleToBorrowed(BoundedEntry e) {
-        return e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.BORROWED);
+        int w = e.word(); // one read for the test and the CAS
+        return BoundedEntry.stateOf(w) == BoundedEntry.IDLE && e.casWord(w, BoundedEntry.BORROWED);
     }
 
     /**
@@ -123,7 +124,8 @@ final class BoundedStates {
 
     /** Eviction's, trimming's, close's CAS: IDLE to RESERVED, the taker then owns the entry. */
     static boolean idleToReserved(BoundedEntry e) {
-        return e.state() == BoundedEntry.IDLE && e.cas(BoundedEntry.IDLE, BoundedEntry.RESERVED);
+        int w = e.word();
+        return BoundedEntry.stateOf(w) == BoundedEntry.IDLE && e.casWord(w, BoundedEntry.RESERVED);
     }
 
     /**

@@ -403,7 +403,9 @@ abstract class PrivateSlotFields extends PadHead {
     final boolean casTake;
     /**
      * The object this thread last released to a stripe, until it acquires it back: a release of
-     * the same object again is a double release. Owner only.
+     * the same object again is a double release. Written by the owner, and cleared by aging and
+     * close once the object is no longer idle where it was pushed, so that it never keeps a
+     * dropped object reachable (see {@link UnboundedAging}).
      */
     Object lastShared;
     /** Where {@link #lastShared} was pushed: the stripe's index and the slot's index in it. */

@@ -141,7 +141,11 @@ final class Stripe extends StripeFields {
      * Takes a young object (pushed in the current epoch). Returns at once, without a scan, when
      * no push of this epoch reached the stripe ({@link #youngest}): right after an aging cycle
      * every object is a victim, and a scan would visit every slot for nothing, at a cost that
-     * grows with {@code maxIdle}, on every acquire that goes past the private slot.
+     * grows with {@code maxIdle}, on every acquire that goes past the private slot. A scan that
+     * finds none lowers {@link #youngest} below the epoch, for the same reason: the young
+     * objects of the epoch were all taken, and until the next young push the acquires that go
+     * on to take victims (after a burst and an aging cycle, every one) would each scan the
+     * whole capacity for nothing.
      *
      * @return the object, or null if none was seen
      */
@@ -149,7 +153,11 @@ final class Stripe extends StripeFields {
         if (youngest != epoch) {
             return null;
         }
-        return pop(epoch, false);
+        Object x = pop(epoch, false);
+        if (x == null && youngest == epoch) {
+            youngest = epoch - 1; // racy with a push: see the field's comment
+        }
+        return x;
     }
 
     /** Takes an object whatever its age, or returns null if none was seen. */
@@ -303,9 +311,11 @@ abstract class StripeFields extends PadHead {
      * that the stripe holds no young object. Plain and racy, like {@link #hint}: written before
      * the publishing CAS, it is at least the stamp of any object a pop can see, except that two
      * racing pushers of different epochs (a reaped object is pushed one epoch old) may leave the
-     * older value. Then a young object is taken by the victim pass and counted as a victim
-     * hit, or waits for the next push of the epoch: a miscount, never a lost or doubly handed
-     * object, and aging reads the per-slot stamps, not this.
+     * older value; and a young scan that found nothing lowers it below the epoch
+     * ({@link Stripe#popYoung}), which may hide a push that landed during that scan. Then a
+     * young object is taken by the victim pass and counted as a victim hit, or waits for the
+     * next push of the epoch: a miscount, never a lost or doubly handed object, and aging
+     * reads the per-slot stamps, not this.
      */
     @jdk.internal.vm.annotation.Contended("stripe")
     int youngest;

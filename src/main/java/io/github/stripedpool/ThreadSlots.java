@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * after the pool is gone, and a library object there would pin the class loader of an
  * application that used the library (an undeployed web application's). {@link #recent} is
  * written by the thread that made the slot and read by the next one, which reaps it if its owner
- * died (thread-per-task code); a stale read only leaves that reaping to aging.
+ * died (thread-per-task code); a stale read only leaves that reaping to aging. Reaping forgets
+ * it ({@link #forgetRecent}), so that a reaped slot does not keep its dead thread reachable.
  */
 final class ThreadSlots {
     /** Every private slot not yet reaped: aging, close and stats reach them here. */
@@ -49,6 +50,17 @@ final class ThreadSlots {
     /** The slot made last, or null. */
     PrivateSlot recent() {
         return recent;
+    }
+
+    /**
+     * Forgets {@code s} as the most recent slot once it is reaped, so that it does not keep its
+     * dead thread reachable. Racy: a slot made meanwhile may be forgotten instead, which only
+     * leaves its reaping to aging (see the class comment).
+     */
+    void forgetRecent(PrivateSlot s) {
+        if (recent == s) {
+            recent = null;
+        }
     }
 
     /** A new slot for {@code t}, registered, and known as the most recent. */

@@ -173,8 +173,24 @@ final class UnboundedAging {
             }
             slot.agingPuts = puts;
             ageSpares(slot, first);
+            forgetShared(slot, p.stripes);
         }
         cycles = cycles + 1;
+    }
+
+    /**
+     * Clears the slot's record of the object its owner last released to a stripe once that
+     * object is no longer idle where it was pushed (taken, or dropped by this cycle): the
+     * record is a strong reference, and it must not keep an object the pool dropped reachable
+     * for as long as the thread lives (a megabyte buffer per request thread). A racy write of
+     * a field the owner writes: it may clear the owner's newer record instead, which only
+     * leaves a second release of that object to PARANOID (see {@link ReleaseChecks}).
+     */
+    private static void forgetShared(PrivateSlot slot, Stripe[] stripes) {
+        Object shared = slot.lastShared;
+        if (shared != null && !stripes[slot.lastSharedStripe].holdsAt(slot.lastSharedIndex, shared)) {
+            slot.lastShared = null;
+        }
     }
 
     /** Ages each spare entry of a live owner's slot by its own put count, as the slot's object. */
@@ -235,8 +251,10 @@ final class UnboundedAging {
                 err = err != null ? err : e;
             }
         }
+        slot.lastShared = null; // the owner is dead: the record only pins an object
         p.registry.remove(slot);
         p.forget(slot);
+        p.slots.forgetRecent(slot);
         return err;
     }
 
@@ -266,6 +284,7 @@ final class UnboundedAging {
      */
     static void sweepSlots(UnboundedPool<?> pool, Consumer<Object> dropper) {
         for (PrivateSlot slot : pool.registry) {
+            slot.lastShared = null; // the stripes are drained: it only pins (see forgetShared)
             Object x = slot.peek();
             if (x != null && slot.takeFromOutside(x)) {
                 dropper.accept(x);

@@ -118,7 +118,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
     /** Under SAMPLED: which acquisitions to track; else null. */
     private final SampleCountdown<T> sampling;
     /** The making of slots, their registry and the lookup behind {@link #table}. */
-    private final ThreadSlots slots;
+    final ThreadSlots slots;
     /**
      * Direct-mapped from thread id to slot: a thread whose entry holds its own slot finds it with
      * one array read instead of a {@code ThreadLocal} lookup. Thread ids are unique and handed
@@ -447,7 +447,6 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         PrivateSlot s = slots.fallback();
         if (s == null || s.reaped != 0) {
             s = newSlot(t);
-            slots.remember(s);
         }
         return s;
     }
@@ -457,13 +456,18 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         return slots.threadLocalValue();
     }
 
+    /**
+     * Makes the calling thread's slot, enters it in the table (if its entry is free or a dead
+     * thread's) and remembers it, then reaps the dead threads' slots it met. In that order:
+     * reaping may drop an object, and a destroy hook that calls this pool on this thread must
+     * find the slot made here; made after the reap, the hook's call made a slot of its own, and
+     * the thread then had two, one of them never read again, with the object the outer call put
+     * in it.
+     */
     private PrivateSlot newSlot(Thread t) {
         // Thread-per-task code starts a thread, uses the pool once and ends: the object the last
-        // thread left in its slot would wait for aging. Reap it now if that thread has ended.
+        // thread left in its slot would wait for aging. It is reaped below if that thread ended.
         PrivateSlot last = slots.recent();
-        if (last != null && last.reaped == 0 && last.ownerDead()) {
-            UserHooks.rethrowVmError(aging.reap(last));
-        }
         PrivateSlot s = slots.make(t);
         int i = index(t);
         PrivateSlot old = (PrivateSlot) SLOTS.getVolatile(table, i);
@@ -471,8 +475,10 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         if (old == null) {
             entered = SLOTS.compareAndSet(table, i, null, s);
         } else if (old.ownerDead()) {
-            UserHooks.rethrowVmError(aging.reap(old)); // reaping empties the entry, or not yet
+            // Its reaping, below or by aging meanwhile, empties the entry only if it still holds old.
             entered = SLOTS.compareAndSet(table, i, old, s) || SLOTS.compareAndSet(table, i, null, s);
+        } else {
+            old = null; // a live thread's entry: nothing to reap
         }
         if (entered && closed) {
             // Closed meanwhile. This thread entered its slot by compare-and-set and then read
@@ -480,6 +486,16 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
             // the other, so either close emptied this entry, or this thread does.
             SLOTS.compareAndSet(table, i, s, null);
         }
+        slots.remember(s);
+        Throwable err = null;
+        if (last != null && last.reaped == 0 && last.ownerDead()) {
+            err = aging.reap(last);
+        }
+        if (old != null && old != last) {
+            Throwable e = aging.reap(old); // null if reaped already
+            err = err != null ? err : e;
+        }
+        UserHooks.rethrowVmError(err);
         return s;
     }
 
