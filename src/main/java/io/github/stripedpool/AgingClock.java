@@ -10,8 +10,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Tells every live unbounded pool when a garbage collection has happened, so that pools age
  * their idle objects in step with the collector, as Go's {@code sync.Pool} does, and give them
- * back at once when the collection left the heap short ({@link HeapTrim}); bounded pools that
- * trim are told too ({@link AfterCollection}).
+ * back at once when the collection left the heap short ({@link HeapTrim}); every bounded pool is
+ * told too, to trim if built with a threshold and to give back the places of leaked objects when
+ * it has none left ({@link AfterCollection}).
  *
  * <p>Mechanism. The JVM offers libraries no hook at the start of a collection, but any
  * collection that runs clears a weak reference to a young, otherwise unreachable object. The

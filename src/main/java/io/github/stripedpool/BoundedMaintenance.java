@@ -34,11 +34,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * release reads the clock itself, in a pool with a maxLifetime only, to destroy an object past
  * it ({@link BoundedPool}).
  *
- * <p>Eviction and minIdle. Idle eviction counts the idle entries after claiming its candidates
- * ({@link #evict}): every candidate is claimed first, with no user code run meanwhile, then the
- * idle entries left are counted once and as many candidates as minIdle needs are published back;
- * only then do destroy hooks run, on claimed entries, so acquisitions during a hook take objects
- * eviction has already decided to keep, and no idle object is destroyed on the strength of a
+ * <p>Eviction and minIdle. Idle eviction ({@link #evict}) and a trim under heap pressure
+ * ({@link #trimIfHeapShort}) count the idle entries after claiming their candidates: every
+ * candidate is claimed first, with no user code run meanwhile, then the idle entries left are
+ * counted once and as many candidates as minIdle needs are published back; only then do
+ * destroy hooks run, on claimed entries, so acquisitions during a hook take objects eviction
+ * has already decided to keep, and no idle object is destroyed on the strength of a
  * count taken before them. An idle count before the claims only caps how many are claimed, so
  * that a pool sitting at minIdle is not claimed and put back at every run. So a run walks the
  * table at most three times (two counts, the claims), whatever it evicts. The candidates are held
@@ -349,31 +350,41 @@ final class BoundedMaintenance implements AfterCollection {
     /**
      * After a garbage collection, on the pool's lane (so never during a run): if the heap is
      * fuller than the pool's threshold and {@link #trimGate} does not hold the trim back,
-     * destroys the idle objects beyond minIdle at once. Each is
-     * claimed with an acquire's CAS (IDLE to RESERVED), so an object just handed out is never
-     * destroyed; an idle count read before the loop may be high by the acquisitions since,
-     * which takes the pool below minIdle until the next run refills it. No refill here: the
-     * heap is short now. A destroy hook's {@link VirtualMachineError} is rethrown after the loop.
+     * destroys the idle objects beyond minIdle at once. In the steps of idle eviction (see the
+     * class comment): claims up to the excess an idle count shows, each with an acquire's CAS
+     * (IDLE to RESERVED, so an object just handed out is never destroyed), running no user
+     * code; counts the idle entries left once and publishes back what minIdle needs; only then
+     * destroys the rest. So acquisitions during a destroy hook take objects the trim keeps, and
+     * the trim never destroys the idle objects minIdle keeps. No refill here: the heap is short
+     * now. A destroy hook's {@link VirtualMachineError} is rethrown once all are done.
      */
     void trimIfHeapShort(long now) {
         if (states.isClosed() || trimGate.level(now) == HeapTrim.NONE) {
             return;
         }
-        Throwable fatal = null;
+        final BoundedEntry[] es = states.table.array();
         int excess = states.countIdle() - minIdle;
-        int destroyed = 0;
-        for (BoundedEntry e : states.table.array()) {
-            if (excess <= 0) {
-                break;
-            }
-            if (BoundedStates.idleToReserved(e)) {
-                excess--;
-                destroyed++;
-                fatal = UserHooks.fatal(fatal, states.destroy(e, e.item));
+        if (excess > 0 && claimed.length < es.length) {
+            claimed = new BoundedEntry[es.length]; // before any claim, see the class comment
+        }
+        final BoundedEntry[] c = claimed;
+        int n = 0;
+        for (int i = 0; i < es.length && n < excess; i++) {
+            if (BoundedStates.idleToReserved(es[i])) {
+                c[n++] = es[i];
             }
         }
+        Throwable fatal = null;
+        int keep = n == 0 || minIdle == 0 ? 0 : Math.max(0, Math.min(n, minIdle - states.countIdle()));
+        for (int i = 0; i < keep; i++) {
+            fatal = republish(c[i], fatal);
+            c[i] = null;
+        }
+        for (int i = keep; i < n; i++) {
+            fatal = destroyClaimed(c, i, fatal);
+        }
         trims = trims + 1;
-        trimGate.trimmed(destroyed, now);
+        trimGate.trimmed(n - keep, now);
         UserHooks.rethrowVmError(fatal);
     }
 

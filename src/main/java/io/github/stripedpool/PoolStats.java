@@ -325,8 +325,9 @@ public final class PoolStats {
 
     /**
      * Garbage collections after which the heap was fuller than the pool's
-     * {@link PoolBuilder#trimAboveHeap(double) trimAboveHeap} and the pool gave idle objects back
-     * at once. A figure that keeps growing means the heap is short: the pool keeps little or
+     * {@link PoolBuilder#trimAboveHeap(double) trimAboveHeap} and the pool trimmed: gave its idle
+     * objects back at once (or, at a first soft trim, marked them to go at the next collection;
+     * a trim may find nothing to give back). A figure that keeps growing means the heap is short: the pool keeps little or
      * nothing idle then, and each acquire that finds nothing creates.
      *
      * @return collections after which the pool trimmed, since it was built

@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -156,5 +158,50 @@ class HeapTrimPoolTest {
     /** The level for a heap left {@code used} of {@code max} bytes full by a collection. */
     private static int level(double threshold, long used, long max) {
         return HeapTrim.level(threshold, HeapTrim.fraction(used, max));
+    }
+
+    /**
+     * A bounded pool's trim destroys only the idle objects beyond minIdle, decided from a count
+     * taken after it set its candidates aside: acquisitions while its first destroy hook runs
+     * (here by the hook itself, until fewer than minIdle are idle) take objects it keeps, and no
+     * later destroy of the trim takes one more of the idle objects left.
+     */
+    @Test
+    void aBoundedTrimNeverDestroysTheIdleObjectsMinIdleKeeps() {
+        final int minIdle = 2;
+        AtomicReference<BoundedPool<Object>> self = new AtomicReference<>();
+        AtomicInteger destroyed = new AtomicInteger();
+        AtomicInteger idleAfterFirst = new AtomicInteger(-1);
+        List<Integer> idleAtLaterDestroys = new CopyOnWriteArrayList<>();
+        List<Object> taken = new CopyOnWriteArrayList<>();
+        Pool<Object> pool = Pool.builder(Object::new).maxTotal(4).minIdle(minIdle).trimAboveHeap(0)
+                .destroy(x -> {
+                    BoundedPool<Object> p = self.get();
+                    if (destroyed.incrementAndGet() == 1) {
+                        while (p.states().countIdle() >= minIdle) { // another borrower, meanwhile
+                            taken.add(p.acquire(Duration.ZERO));
+                        }
+                        idleAfterFirst.set(p.states().countIdle());
+                    } else {
+                        idleAtLaterDestroys.add(p.states().countIdle());
+                    }
+                }).name("trim-min-idle").build();
+        self.set((BoundedPool<Object>) pool);
+        try {
+            List<Object> all = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                all.add(pool.acquire());
+            }
+            all.forEach(pool::release);
+            TrimPolling.collectUntil(() -> pool.stats().trims(), 1, () -> pool.stats().toString());
+            assertEquals(4 - minIdle, destroyed.get(), "the trim destroys the objects beyond minIdle: " + pool.stats());
+            for (int idle : idleAtLaterDestroys) {
+                assertTrue(idle >= idleAfterFirst.get(), "with " + idleAfterFirst.get() + " object(s) idle and minIdle "
+                        + minIdle + ", the trim destroyed an idle object as well (" + idle + " left idle)");
+            }
+        } finally {
+            taken.forEach(pool::release);
+            pool.close();
+        }
     }
 }
