@@ -73,6 +73,7 @@ final class BoundedThreads {
                 : maxTotal <= 1 ? 1 : Integer.highestOneBit(maxTotal - 1) << 1];
         this.hintMask = virtualHints.length - 1;
         loadNow(Local.class);
+        loadNow(BoundedWaitQueue.Waiter.class); // made by every wait, virtual threads' included
     }
 
     /**

@@ -30,8 +30,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link #size} is {@code queue.size()}, written under the lock and read without it by
  * releasers. {@link #frontSignalled} is true only while the waiter at the front has been woken
  * by a release; it is cleared, under the lock, whenever the front waiter leaves, and a waiter
- * that leaves while signalled passes the signal on to the new front, so a wake-up is never lost
- * with a waiter that timed out. A waiter is served (given an outcome) only while in the queue and
+ * that leaves while signalled, by its own cancel or by a hand-off to it, passes the signal on
+ * to the new front, so a wake-up is never lost with a waiter that timed out or was served
+ * otherwise (a release that saw the mark woke nobody for its object). A waiter is served (given an outcome) only while in the queue and
  * under the lock, so it is served at most once. The lock is held for a few field writes only, never
  * across user code or a park; it is a {@link ReentrantLock}, never {@code synchronized}, which
  * pins virtual threads on JDK 21 to 23.
@@ -142,7 +143,7 @@ final class BoundedWaitQueue {
     }
 
     private Thread signalLocked() {
-        Waiter w = queue.peekFirst();
+        Waiter w = liveFront();
         if (w == null) {
             return null;
         }
@@ -165,15 +166,23 @@ final class BoundedWaitQueue {
 
     private boolean serveFront(BoundedEntry e, int outcome) {
         Waiter w;
+        Thread passOn = null;
         lock.lock();
         try {
-            w = queue.pollFirst();
+            w = liveFront();
             if (w == null) {
                 starving = false;
                 return false;
             }
+            queue.pollFirst();
             size = queue.size();
-            frontSignalled = false;
+            if (frontSignalled) {
+                // w was woken for an object a release made idle, and is served by this hand-off
+                // instead: that object may still be idle, and a release that saw the mark woke
+                // nobody else for it. The wake-up goes to the new front, as in cancel.
+                frontSignalled = false;
+                passOn = signalLocked();
+            }
             if (e != null) {
                 e.set(BoundedEntry.BORROWED);
                 w.entry = e;
@@ -186,7 +195,25 @@ final class BoundedWaitQueue {
             lock.unlock();
         }
         LockSupport.unpark(w.thread);
+        if (passOn != null) {
+            LockSupport.unpark(passOn);
+        }
         return true;
+    }
+
+    /**
+     * The oldest waiter still waiting, under the lock: drops from the front the waiters that
+     * left their wait by an unexpected throwable and could not take themselves out
+     * ({@link Waiter#abandoned}), so that no hand-off or wake-up goes to a thread that no longer
+     * waits.
+     */
+    private Waiter liveFront() {
+        Waiter w;
+        while ((w = queue.peekFirst()) != null && w.abandoned) {
+            queue.pollFirst();
+            size = queue.size();
+        }
+        return w;
     }
 
     /** Closes the queue: every waiter is woken with {@link Waiter#CLOSED}, none may queue. */
@@ -254,6 +281,14 @@ final class BoundedWaitQueue {
         /** The entry handed over, BORROWED on the waiter's behalf, holding its object in {@code item}. */
         BoundedEntry entry;
         volatile int outcome;
+        /** Set by the waiting thread when it takes its outcome; its own field. */
+        boolean taken;
+        /**
+         * Set by the waiting thread as it leaves its wait by an unexpected throwable, before it
+         * tries to take itself out: a {@link StackOverflowError} may stop that attempt, never
+         * this write (no call), and the queue then skips the waiter ({@link #liveFront}).
+         */
+        volatile boolean abandoned;
 
         Waiter(Thread thread, long since) {
             this.thread = thread;

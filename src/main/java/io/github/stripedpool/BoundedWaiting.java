@@ -131,14 +131,20 @@ final class BoundedWaiting {
             }
             // Waited since before its yields: the statistics and the starvation threshold count them.
             BoundedWaitQueue.Waiter w = new BoundedWaitQueue.Waiter(Thread.currentThread(), waitStart);
-            if (!queue.enqueue(w)) {
-                throw new PoolClosedException(name);
-            }
             try {
+                if (!queue.enqueue(w)) {
+                    throw new PoolClosedException(name);
+                }
                 return awaitQueued(w, home, start, timeoutNanos);
             } catch (PoolTimeoutException e) {
                 timedOut = true;
                 throw e;
+            } catch (PoolInterruptedException | PoolClosedException e) {
+                throw e; // each path that throws these has left the queue and given back what it had
+            } catch (Throwable t) {
+                w.abandoned = true; // first, and with no call: see Waiter.abandoned
+                abandon(w);
+                throw t;
             } finally {
                 queue.ended(w);
             }
@@ -222,7 +228,22 @@ final class BoundedWaiting {
         return parks.sum();
     }
 
+    /**
+     * The caller leaves its wait by an unexpected throwable (a {@link StackOverflowError} or
+     * {@link OutOfMemoryError} in a look at the idle stacks, in a park, in the queue's own code):
+     * it must not stay queued, or the next hand-off would go to a thread that no longer waits
+     * and its object would be lost for good; and what was handed to it and not yet taken goes
+     * back. Best effort: this may fail for the same reason.
+     */
+    private void abandon(BoundedWaitQueue.Waiter w) {
+        if (!queue.cancel(w) && !w.taken
+                && (w.outcome == BoundedWaitQueue.Waiter.ENTRY || w.outcome == BoundedWaitQueue.Waiter.PERMIT)) {
+            giveBack(served(w));
+        }
+    }
+
     private BoundedEntry served(BoundedWaitQueue.Waiter w) {
+        w.taken = true; // the caller now holds what was handed over, or knows of the close
         switch (w.outcome) {
             case BoundedWaitQueue.Waiter.ENTRY: return w.entry;
             case BoundedWaitQueue.Waiter.PERMIT: return PERMIT;

@@ -167,7 +167,7 @@ public final class PoolBuilder<T> {
      * Caps the idle objects the pool holds; a release beyond it destroys the object. The cap is
      * spread over the shared stripes, and up to half of it (rounded up) is lent, one unit at a
      * time, to the private slots of platform threads as they release: one object per thread, and
-     * up to seven more for a thread that holds several at once in a pool without a destroy hook.
+     * up to seven more for a thread that holds several at once.
      * Default: 64 per processor.
      *
      * @param maxIdle at least 1, at most 16,777,216 (2<sup>24</sup>): the pool preallocates a

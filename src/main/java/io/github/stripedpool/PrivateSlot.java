@@ -4,8 +4,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * A platform thread's own slot in one pool: an idle object and, without a destroy hook, up to
- * {@link #SPARES} more in its spare entries; the thread's counters and
+ * A platform thread's own slot in one pool: an idle object and up to {@link #SPARES} more in
+ * its spare entries; the thread's counters and
  * its home stripe. Found through the pool's thread-id table (or its {@code ThreadLocal} when the
  * table entry belongs to another thread), and through the pool's registry by aging, close and
  * {@code stats()}.
