@@ -113,6 +113,8 @@ final class BoundedMaintenance implements AfterCollection {
     private long lastExhaustedScan = System.nanoTime() - EXHAUSTED_SCAN_NANOS;
     /** Whether a collection trims ({@link HeapTrim}, {@link TrimGate}); used by trims only, on the lane. */
     private final TrimGate trimGate;
+    /** Collections the aging clock told this pool of; written on the lane only. For tests. */
+    private volatile long collectionsHeard;
     /** Collections after which the pool trimmed; written by trims only, one at a time (the lane). */
     private volatile long trims;
 
@@ -252,16 +254,28 @@ final class BoundedMaintenance implements AfterCollection {
         }
         // One count, after the claims: what acquisitions took before it is seen, and what they
         // take after it takes objects that are kept.
-        int keep = idleEnd == 0 || minIdle == 0 ? 0
-                : Math.max(0, Math.min(idleEnd, minIdle - states.countIdle()));
+        fatal = keepOrDestroy(c, idleEnd, keepFor(idleEnd), fatal);
+        for (int i = lifeStart; i < c.length; i++) {
+            fatal = destroyClaimed(c, i, fatal);
+        }
+        return fatal;
+    }
+
+    /**
+     * Of {@code n} entries claimed for eviction or a trim, how many minIdle needs back: counted
+     * once, after the claims (see the class comment). 0 without minIdle: no count at all.
+     */
+    private int keepFor(int n) {
+        return n == 0 || minIdle == 0 ? 0 : Math.max(0, Math.min(n, minIdle - states.countIdle()));
+    }
+
+    /** Publishes back the first {@code keep} of the {@code n} claimed entries of {@code c}, destroys the rest. */
+    private Throwable keepOrDestroy(BoundedEntry[] c, int n, int keep, Throwable fatal) {
         for (int i = 0; i < keep; i++) {
             fatal = republish(c[i], fatal);
             c[i] = null;
         }
-        for (int i = keep; i < idleEnd; i++) {
-            fatal = destroyClaimed(c, i, fatal);
-        }
-        for (int i = lifeStart; i < c.length; i++) {
+        for (int i = keep; i < n; i++) {
             fatal = destroyClaimed(c, i, fatal);
         }
         return fatal;
@@ -309,6 +323,11 @@ final class BoundedMaintenance implements AfterCollection {
         return trimGate.trims();
     }
 
+    /** Collections the aging clock told this pool of, so far; for tests. */
+    long collectionsHeard() {
+        return collectionsHeard;
+    }
+
     /** Collections after which the pool trimmed. */
     long trimCount() {
         return trims;
@@ -317,6 +336,7 @@ final class BoundedMaintenance implements AfterCollection {
     /** After a garbage collection, called by the {@link AgingClock}, on the pool's lane. */
     @Override
     public void onGarbageCollection(long now) {
+        collectionsHeard = collectionsHeard + 1;
         if (trimsUnderPressure()) {
             trimIfHeapShort(now);
         }
@@ -375,14 +395,8 @@ final class BoundedMaintenance implements AfterCollection {
             }
         }
         Throwable fatal = null;
-        int keep = n == 0 || minIdle == 0 ? 0 : Math.max(0, Math.min(n, minIdle - states.countIdle()));
-        for (int i = 0; i < keep; i++) {
-            fatal = republish(c[i], fatal);
-            c[i] = null;
-        }
-        for (int i = keep; i < n; i++) {
-            fatal = destroyClaimed(c, i, fatal);
-        }
+        int keep = keepFor(n);
+        fatal = keepOrDestroy(c, n, keep, fatal);
         trims = trims + 1;
         trimGate.trimmed(n - keep, now);
         UserHooks.rethrowVmError(fatal);
