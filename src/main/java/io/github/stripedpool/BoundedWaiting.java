@@ -209,7 +209,7 @@ final class BoundedWaiting {
                 }
                 return served(w);
             }
-            long toStarving = queue.starvationNanos - (now - w.since);
+            long toStarving = queue.thresholdFor(w) - (now - w.since);
             boolean starving = queue.starving();
             if (toStarving <= 0 && !starving) {
                 queue.starve();

@@ -21,7 +21,11 @@ import java.util.function.Supplier;
  *       makes it idle and wakes the oldest waiter, which competes for it with threads that
  *       acquire without waiting (the releasing thread may take it straight back). Once the
  *       oldest waiter has waited 1 ms, every release hands its object directly to the
- *       longest waiter, until the queue is empty or its front has waited less than 1 ms.</li>
+ *       longest waiter, until the queue is empty or its front has waited less than 1 ms. When
+ *       more platform threads queue than the pool serves in 1 ms, that threshold is eight
+ *       turns of the queue served in order, at most 12 ms: every wait is longer than 1 ms
+ *       there in any order, and the releasing threads keep their objects between hand-offs
+ *       instead of paying a wake-up for each.</li>
  * </ul>
  *
  * <p>All methods are thread-safe. An object obtained from {@code acquire()} belongs to the
@@ -147,8 +151,8 @@ public interface Pool<T> extends AutoCloseable {
      * the destroy hook when a release destroys an object on the caller's thread. If the pool is
      * closed, or is unbounded and already holds {@link PoolBuilder#maxIdle maxIdle} idle objects,
      * the object is destroyed. A bounded pool makes it idle and wakes the thread that has waited
-     * longest, if any, or, once that thread has waited 1 ms, hands the object to it directly
-     * (see the class description).
+     * longest, if any, or, once that thread has waited 1 ms (up to 12 ms in a long queue of
+     * platform threads), hands the object to it directly (see the class description).
      *
      * @param object an object this pool handed out and that was not released since
      * @throws NullPointerException if {@code object} is null

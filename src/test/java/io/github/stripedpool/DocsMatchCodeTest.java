@@ -155,7 +155,12 @@ class DocsMatchCodeTest {
         assertSays("docs/finding-leaks.md", "| `SAMPLED`, 1 in " + LeakSettings.DEFAULT_INTERVAL + " (default) |");
         assertEquals(1_000_000L, BoundedWaitQueue.STARVATION_NANOS);
         assertSays("src/main/java/io/github/stripedpool/Pool.java", "oldest waiter has waited 1 ms");
-        assertSays("README.md", "never past a thread that has waited 1 ms");
+        assertSays("README.md", "never past a thread that has waited its threshold");
+        assertEquals(12, BoundedWaitQueue.MAX_SCALE, "the docs say a threshold grows to 12 ms at most");
+        assertEquals(8, BoundedWaitQueue.TURNS, "the docs say eight turns of the queue");
+        assertSays("README.md", "eight turns of that queue served in order, 12 ms at most");
+        assertSays("docs/bounded.md", "and at most **12 ms**");
+        assertSays("src/main/java/io/github/stripedpool/Pool.java", "eight\n *       turns of the queue served in order, at most 12 ms");
     }
 
     /** The exceptions the Javadoc of Pool lists are the ones a bounded pool throws. */

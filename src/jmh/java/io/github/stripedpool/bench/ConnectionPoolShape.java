@@ -49,7 +49,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * scenario above, 5 rounds of 1 s of warm-up and 2 s measured (about 13 minutes on 2 cores);
  * quick: holds of 500 µs on platform threads and 50 µs on 1,000 virtual threads, the tight loop
  * and the burst, 3 rounds of 0.5 s and 1 s (about 2 minutes); smoke: one round of 100 ms and
- * 100 ms, to prove the code runs.
+ * 100 ms, to prove the code runs. {@code -Dshape.holds=50000,500000} replaces the holds of the
+ * mode (nanoseconds) in the platform and virtual scenarios, to measure one hold alone.
  */
 public final class ConnectionPoolShape {
     /** How long an acquire waits before it counts as a timeout. */
@@ -64,6 +65,24 @@ public final class ConnectionPoolShape {
         String describe() {
             return threads + (virtual ? " virtual" : " platform") + " threads on " + cap
                     + " objects, hold " + (holdNanos == 0 ? "none" : Format.nanos(holdNanos));
+        }
+    }
+
+    /** Overrides the holds of the mode: nanoseconds, comma-separated. */
+    static final String HOLDS_PROPERTY = "shape.holds";
+
+    static long[] holds(String list) {
+        try {
+            long[] holds = java.util.Arrays.stream(list.split(",")).map(String::trim).mapToLong(Long::parseLong).toArray();
+            for (long h : holds) {
+                if (h <= 0) {
+                    throw new NumberFormatException("not positive: " + h);
+                }
+            }
+            return holds;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("-D" + HOLDS_PROPERTY + "=" + list + ": give holds in nanoseconds, "
+                    + "positive and comma-separated, e.g. -D" + HOLDS_PROPERTY + "=50000,500000", e);
         }
     }
 
@@ -86,6 +105,9 @@ public final class ConnectionPoolShape {
         List<Load> loads = new ArrayList<>();
         // smoke: one of each kind, to prove the code; quick: the middle hold; full: every hold
         long[] holds = full ? new long[] {50_000, 500_000, 5_000_000} : new long[] {smoke ? 50_000 : 500_000};
+        if (System.getProperty(HOLDS_PROPERTY) != null) {
+            holds = holds(System.getProperty(HOLDS_PROPERTY));
+        }
         for (long hold : holds) {
             loads.add(new Load("platform", false, 64, 8, hold, 100));
         }
