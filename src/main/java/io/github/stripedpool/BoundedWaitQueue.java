@@ -35,8 +35,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * running: two system calls and two context switches more than a release whose thread takes
  * its object straight back. On 2 cores that made such a pool 0.76x as fast as one that barges
  * (ConnectionPoolShape, 50 µs holds), and its strict order bought no bound it could keep. So a
- * platform thread's threshold is the longer of {@link #starvationNanos} and {@link #TURNS}
- * turns of the queue in strict order (the waiters queued times the time between two hand-offs,
+ * platform thread's threshold, when {@link #LONG_QUEUE} or more wait, is the longer of
+ * {@link #starvationNanos} and {@link #TURNS} turns of the queue in strict order (the waiters queued times the time between two hand-offs,
  * measured in starving mode only, where barging cannot shorten it), capped at
  * {@link #MAX_SCALE} times {@link #starvationNanos}: no waiter waits more than that many turns
  * of a fair queue, nor more than the cap plus one release, and between the switches releasing
@@ -72,6 +72,14 @@ final class BoundedWaitQueue {
 
     /** The most a platform thread's threshold grows to, in multiples of {@link #starvationNanos}. */
     static final int MAX_SCALE = 12;
+
+    /**
+     * The fewest waiters queued for a platform thread's threshold to grow. With fewer, a turn
+     * longer than {@link #starvationNanos} means threads that hold objects wait for a processor
+     * (4 threads on 2 objects and 2 cores: a hand-off can wait for a time slice), not a queue
+     * longer than the pool serves, and barging longer would only lengthen the waits.
+     */
+    static final int LONG_QUEUE = 8;
 
     /** {@link #STARVATION_NANOS}, or another threshold for tests that race the switch. */
     final long starvationNanos;
@@ -119,7 +127,7 @@ final class BoundedWaitQueue {
     /**
      * How long {@code w} may wait before it switches the queue to starving mode. A virtual
      * thread, or a platform thread while the queue is short: {@link #starvationNanos}. A platform
-     * thread while the queue is so long that a turn in strict order (the waiters queued times the
+     * thread while {@link #LONG_QUEUE} or more wait and the queue is so long that a turn in strict order (the waiters queued times the
      * time between two hand-offs: how long a thread that queues now waits when served in order)
      * takes longer: {@link #TURNS} such turns, at most
      * {@link #MAX_SCALE} times {@link #starvationNanos}. See the class comment for why.
@@ -129,12 +137,12 @@ final class BoundedWaitQueue {
     }
 
     /**
-     * A platform thread's threshold: {@code base} while a turn in strict order ({@code queued}
-     * waiters, {@code gap} apart) is no longer, else {@link #TURNS} such turns, at most
+     * A platform thread's threshold: {@code base} while fewer than {@link #LONG_QUEUE} wait or
+     * a turn in strict order ({@code queued} waiters, {@code gap} apart) is no longer, else {@link #TURNS} such turns, at most
      * {@link #MAX_SCALE} times {@code base}. Never overflows, whatever the arguments.
      */
     static long threshold(long base, int queued, long gap) {
-        if (gap <= 0 || queued <= 0) {
+        if (gap <= 0 || queued < LONG_QUEUE) {
             return base;
         }
         long cap = base > Long.MAX_VALUE / MAX_SCALE ? Long.MAX_VALUE : base * MAX_SCALE;

@@ -27,6 +27,10 @@ class BoundedHandOffThresholdTest {
         assertEquals(MS, BoundedWaitQueue.threshold(MS, 0, 50_000));
         assertEquals(MS, BoundedWaitQueue.threshold(MS, 10, 100_000)); // a turn of exactly 1 ms
         assertEquals(MS, BoundedWaitQueue.threshold(MS, 3, 20_000));
+        // 4 threads on 2 objects and 2 cores: hand-offs a time slice apart, but no long queue
+        assertEquals(MS, BoundedWaitQueue.threshold(MS, 2, 3 * MS));
+        assertEquals(MS, BoundedWaitQueue.threshold(MS, BoundedWaitQueue.LONG_QUEUE - 1, 3 * MS));
+        assertEquals(CAP, BoundedWaitQueue.threshold(MS, BoundedWaitQueue.LONG_QUEUE, 3 * MS));
     }
 
     @Test
@@ -38,13 +42,13 @@ class BoundedHandOffThresholdTest {
         // 64 threads on 8 objects held 50 µs: about 56 queued, a hand-off every 25 µs
         assertEquals(8 * 1_400_000L, BoundedWaitQueue.threshold(MS, 56, 25_000));
         assertEquals(CAP, BoundedWaitQueue.threshold(MS, 56, 30_000));
-        assertEquals(CAP, BoundedWaitQueue.threshold(MS, 1, 3 * MS)); // a 5 ms hold: strict order anyway
+        assertEquals(CAP, BoundedWaitQueue.threshold(MS, 8, 600_000)); // a 5 ms hold: strict order anyway
     }
 
     @Test
     void theRuleNeverOverflowsAtItsExtremes() {
         long[] bases = {0, 1, MS, Long.MAX_VALUE / BoundedWaitQueue.MAX_SCALE + 1, Long.MAX_VALUE};
-        int[] sizes = {0, 1, 2, Integer.MAX_VALUE};
+        int[] sizes = {0, 1, 2, BoundedWaitQueue.LONG_QUEUE, Integer.MAX_VALUE};
         long[] gaps = {0, 1, MS, Long.MAX_VALUE / 2, Long.MAX_VALUE};
         for (long base : bases) {
             for (int n : sizes) {
