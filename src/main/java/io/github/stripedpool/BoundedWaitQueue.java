@@ -99,7 +99,10 @@ final class BoundedWaitQueue {
      * lock, read without it by {@link #thresholdFor}.
      */
     private volatile long handOffGap;
-    /** When the last hand-off of starving mode was made; 0 if the last release made none. Under the lock. */
+    /**
+     * When the last hand-off of starving mode was made; 0 if the last release made none or the
+     * queue emptied since. Under the lock.
+     */
     private long lastHandOff;
 
     private final AtomicLong waits = new AtomicLong();
@@ -174,7 +177,10 @@ final class BoundedWaitQueue {
 
     /**
      * Takes {@code w} out of the queue; false if it was served (or woken by close) first. A
-     * signal it had not used goes to the new front waiter.
+     * signal it had not used goes to the new front waiter. A platform front waiter that was
+     * woken once (so sleeps until its threshold) is woken again if this makes its threshold
+     * shorter, to set its alarm by it. A queue it empties starts the next spell of hand-offs
+     * afresh ({@link #lastHandOff}).
      */
     boolean cancel(Waiter w) {
         Thread wake = null;
@@ -184,11 +190,26 @@ final class BoundedWaitQueue {
                 return false;
             }
             boolean front = queue.peekFirst() == w;
+            int before = queue.size();
             queue.remove(w);
             size = queue.size();
             if (front && frontSignalled) {
                 frontSignalled = false;
                 wake = signalLocked();
+            } else if (frontSignalled && before >= LONG_QUEUE
+                    && threshold(starvationNanos, size, handOffGap) < threshold(starvationNanos, before, handOffGap)) {
+                // The front was woken once and lost: no release wakes it again, and it sleeps
+                // until an alarm set at the threshold of the longer queue, which has just
+                // shrunk: wake it to set its alarm again (an unpark before its park makes that
+                // park return at once). Only then: a long queue whose threshold stays at the
+                // cap pays no wake-up per cancel.
+                Waiter f = liveFront();
+                if (f != null && !f.virtual) {
+                    wake = f.thread;
+                }
+            }
+            if (queue.isEmpty()) {
+                lastHandOff = 0; // the next hand-off follows a time with nobody queued, not a hand-off
             }
         } finally {
             lock.unlock();

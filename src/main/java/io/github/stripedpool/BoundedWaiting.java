@@ -48,8 +48,10 @@ import java.util.concurrent.locks.LockSupport;
  * already when it parks, it does not set that second alarm: nothing would be left to do when it
  * rang, and with many waiters on few objects (each waits longer than the threshold) it was one
  * more park, timer and wake-up per acquisition. The mode can end while such a waiter sleeps,
- * only by a hand-off to a waiter younger than the threshold, so it is younger too; in normal
- * mode the next release wakes the front waiter, which, if it has waited the threshold by then,
+ * only by a hand-off to a waiter younger than its own threshold (so the sleeper is younger
+ * too, though past its own threshold if that is shorter: a virtual thread's 1 ms behind a
+ * platform thread's longer one, see {@link BoundedWaitQueue#thresholdFor}); in normal
+ * mode the next release wakes the front waiter, which, if it has waited its threshold by then,
  * switches the mode before it parks again. So its bound grows by at most that one release,
  * whose object a barging thread may take.
  *

@@ -22,10 +22,10 @@ import java.util.function.Supplier;
  *       acquire without waiting (the releasing thread may take it straight back). Once the
  *       oldest waiter has waited 1 ms, every release hands its object directly to the
  *       longest waiter, until the queue is empty or its front has waited less than 1 ms. When
- *       more platform threads queue than the pool serves in 1 ms, that threshold is eight
- *       turns of the queue served in order, at most 12 ms: every wait is longer than 1 ms
- *       there in any order, and the releasing threads keep their objects between hand-offs
- *       instead of paying a wake-up for each.</li>
+ *       eight or more platform threads queue, more than the pool serves in 1 ms, that
+ *       threshold is eight turns of the queue served in order, at most 12 ms: every wait is
+ *       longer than 1 ms there in any order, and the releasing threads keep their objects
+ *       between hand-offs instead of paying a wake-up for each.</li>
  * </ul>
  *
  * <p>All methods are thread-safe. An object obtained from {@code acquire()} belongs to the

@@ -331,9 +331,9 @@ public final class PoolBuilder<T> {
      * threads are woken oldest first: a release wakes the thread that has waited longest, which
      * competes for the object with threads acquiring at that moment, until it has waited 1 ms;
      * from then on every release is handed straight to the oldest waiter until the queue drains.
-     * So no thread waits much longer than 1 ms plus the time objects are held; when more
-     * platform threads queue than the pool serves in 1 ms, eight turns of the queue, at most
-     * 12 ms. Meant for expensive resources (connections, native handles); see
+     * So no thread waits much longer than 1 ms plus the time objects are held; when eight or
+     * more platform threads queue, more than the pool serves in 1 ms, eight turns of the queue,
+     * at most 12 ms. Meant for expensive resources (connections, native handles); see
      * {@code docs/bounded.md}.
      *
      * <p>A bounded pool keeps up to {@code maxTotal} objects idle, shrinks by

@@ -158,9 +158,10 @@ class DocsMatchCodeTest {
         assertSays("README.md", "never past a thread that has waited its threshold");
         assertEquals(12, BoundedWaitQueue.MAX_SCALE, "the docs say a threshold grows to 12 ms at most");
         assertEquals(8, BoundedWaitQueue.TURNS, "the docs say eight turns of the queue");
+        assertEquals(8, BoundedWaitQueue.LONG_QUEUE, "the docs say eight or more platform threads queued");
         assertSays("README.md", "eight turns of that queue served in order, 12 ms at most");
         assertSays("docs/bounded.md", "and at most **12 ms**");
-        assertSays("src/main/java/io/github/stripedpool/Pool.java", "eight\n *       turns of the queue served in order, at most 12 ms");
+        assertSays("src/main/java/io/github/stripedpool/Pool.java", "threshold is eight turns of the queue served in order, at most 12 ms");
     }
 
     /** The exceptions the Javadoc of Pool lists are the ones a bounded pool throws. */
