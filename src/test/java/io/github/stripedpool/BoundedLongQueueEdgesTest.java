@@ -209,7 +209,8 @@ class BoundedLongQueueEdgesTest {
         }
     }
 
-    private static BoundedWaitQueue queue(BoundedPool<?> pool) throws ReflectiveOperationException {
+    /** The pool's wait queue, for tests that read its threshold. */
+    static BoundedWaitQueue queue(BoundedPool<?> pool) throws ReflectiveOperationException {
         Field f = BoundedPool.class.getDeclaredField("waitQueue");
         f.setAccessible(true);
         return (BoundedWaitQueue) f.get(pool);
