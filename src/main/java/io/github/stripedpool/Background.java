@@ -10,6 +10,7 @@ import java.time.ZonedDateTime;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The threads on which the library runs work of its own: the clocks that watch the garbage
@@ -86,7 +87,8 @@ final class Background {
 
     /**
      * Initialises, on the calling thread (one that builds a pool), every class of the library
-     * with a static initialiser that the background work could otherwise be the first to use.
+     * with a static initialiser that the background work, or a thread's first acquire or
+     * release, could otherwise be the first to use.
      * A class whose initialiser fails once (an {@link OutOfMemoryError} while the heap is
      * exhausted) fails every later use with {@link NoClassDefFoundError}, so a class first
      * initialised by a worker at such a moment would stop that work for good; the first leak
@@ -100,6 +102,17 @@ final class Background {
             lookup.ensureInitialized(LeakReport.Kind.class);
             lookup.ensureInitialized(ReportDelivery.class);
             lookup.ensureInitialized(HeapReadings.class); // the aging clock records into it
+            // And those that acquire and release use, first at a thread's first call: a
+            // thread deep in its stack could otherwise be the first, overflow inside the
+            // initialiser, and leave the class unusable to every pool (StackLimitTest).
+            // StackLimitTest finds any class missing here.
+            for (Class<?> c : new Class<?>[] {Threads.class, CallSite.class, PrivateSlot.class, Stripe.class,
+                    Counts.class, LeakSettings.class, LeakTable.class, LeakTracker.class, LeakReaper.class,
+                    BoundedEntry.class, BoundedEntryTable.class, BoundedIndex.class, BoundedThreads.class,
+                    BoundedWaiting.class, BoundedMaintenance.class, MaintenanceClock.class,
+                    MaintenanceClock.Periodic.class, UnboundedAging.class, AgingClock.class, Lane.class}) {
+                lookup.ensureInitialized(c);
+            }
         } catch (IllegalAccessException e) {
             throw new AssertionError("a class of the library's own package", e);
         }
@@ -108,6 +121,8 @@ final class Background {
         } catch (LinkageError | IllegalAccessException e) {
             // No jdk.jfr module: the first leak report says so (see ReportDelivery).
         }
+        // The JDK's per-thread random numbers, which the pools draw from (a stripe to start at).
+        ThreadLocalRandom.current();
         if (!timePrepared) {
             // The JDK's time classes, for the same reason: a leak report's times (Instant,
             // Duration), their text, and the time zone a log line is printed in. Once a worker's

@@ -128,6 +128,7 @@ final class BoundedEntryTable {
     }
 
     private BoundedEntry claimGrowing() {
+        StackHeadroom.ensure(); // no overflow while it is held
         growLock.lock();
         try {
             BoundedEntry e = pop(freeHead, false);

@@ -100,6 +100,7 @@ final class BoundedIndex {
 
     /** Puts {@code e} in; its {@code ref} is already its new object's. */
     void add(BoundedEntry e) {
+        StackHeadroom.ensure(); // no overflow while it is held
         lock.lock();
         try {
             BoundedEntry[] s = slots;
@@ -123,6 +124,7 @@ final class BoundedIndex {
 
     /** Takes {@code e} out, before its {@code ref} is dropped; a no-op if it is not in. */
     void remove(BoundedEntry e) {
+        StackHeadroom.ensure(); // no overflow while it is held
         lock.lock();
         try {
             BoundedEntry[] s = slots;
@@ -176,6 +178,7 @@ final class BoundedIndex {
 
     /** Entries in the index. */
     int size() {
+        StackHeadroom.ensure(); // no overflow while it is held
         lock.lock();
         try {
             return size;

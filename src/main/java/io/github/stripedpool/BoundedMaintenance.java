@@ -449,6 +449,7 @@ final class BoundedMaintenance implements AfterCollection {
      */
     int reclaimLeaked() {
         int n = 0;
+        StackHeadroom.ensure(); // no overflow while it is held
         reclaimLock.lock();
         try {
             for (BoundedEntry e : states.table.array()) {

@@ -177,6 +177,7 @@ final class BoundedThreads {
 
     /** Folds the counters of terminated threads into {@link #counts} and forgets them. */
     void reapDead() {
+        StackHeadroom.ensure(); // no overflow while it is held
         if (!registryLock.tryLock()) {
             return; // sum() or another sweep is at it
         }
@@ -207,6 +208,7 @@ final class BoundedThreads {
         for (BoundedEntry e : entries) { // never folded: no need to exclude a fold
             e.sumVirtualInto(sums);
         }
+        StackHeadroom.ensure(); // no overflow while it is held
         registryLock.lock();
         try {
             Counts.sumInto(counts, sums);

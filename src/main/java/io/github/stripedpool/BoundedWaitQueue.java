@@ -161,6 +161,7 @@ final class BoundedWaitQueue {
 
     /** Queues {@code w} last; false if the queue was closed. */
     boolean enqueue(Waiter w) {
+        StackHeadroom.ensure(); // no overflow while it is held
         lock.lock();
         try {
             if (closed) {
@@ -184,6 +185,7 @@ final class BoundedWaitQueue {
      */
     boolean cancel(Waiter w) {
         Thread wake = null;
+        StackHeadroom.ensure(); // no overflow while it is held
         lock.lock();
         try {
             if (w.outcome != Waiter.WAITING) {
@@ -229,6 +231,7 @@ final class BoundedWaitQueue {
             return;
         }
         Thread wake;
+        StackHeadroom.ensure(); // no overflow while it is held
         lock.lock();
         try {
             wake = frontSignalled ? null : signalLocked();
@@ -265,6 +268,7 @@ final class BoundedWaitQueue {
     private boolean serveFront(BoundedEntry e, int outcome) {
         Waiter w;
         Thread passOn = null;
+        StackHeadroom.ensure(); // no overflow while it is held
         lock.lock();
         try {
             w = liveFront();
@@ -327,6 +331,7 @@ final class BoundedWaitQueue {
     /** Closes the queue: every waiter is woken with {@link Waiter#CLOSED}, none may queue. */
     void close() {
         List<Waiter> woken;
+        StackHeadroom.ensure(); // no overflow while it is held
         lock.lock();
         try {
             closed = true;

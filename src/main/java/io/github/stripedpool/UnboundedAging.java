@@ -220,6 +220,7 @@ final class UnboundedAging {
     Throwable reap(PrivateSlot slot) {
         final UnboundedPool<?> p = pool;
         long[] sums = new long[Counts.SIZE]; // before the lock: nothing under it can fail
+        StackHeadroom.ensure(); // no overflow while it is held
         counting.lock();
         try {
             if (!slot.claimReap()) {

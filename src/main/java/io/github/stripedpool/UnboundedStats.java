@@ -32,6 +32,7 @@ final class UnboundedStats {
             });
         }
         long[] sums = new long[Counts.SIZE];
+        StackHeadroom.ensure(); // no overflow while it is held
         counting.lock();
         try {
             Counts.sumInto(pool.poolCounts, sums);

@@ -1,0 +1,164 @@
+package io.github.stripedpool;
+
+import static io.github.stripedpool.PoolAssertions.assertBalanced;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The pool called at every depth of a thread's stack up to its very end, so that a
+ * {@link StackOverflowError} is thrown from every call inside it that can overflow: the pool
+ * keeps working afterwards. Two defects this keeps out: an overflow while one of the library's
+ * locks was held (a bounded pool's wait queue) left the lock taken for good, and every later
+ * waiter of the pool waited for ever; a class of the library, or of the JDK, whose static
+ * initialiser first ran at the end of a stack failed there, and could never be used again by any
+ * pool of the JVM ({@link NoClassDefFoundError}).
+ *
+ * <p>Not promised, and not checked: an overflow between taking an object and returning it to
+ * the caller loses that object (an unbounded pool counts it in use; a bounded pool may lose
+ * its unit of capacity).
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class StackLimitTest {
+    private static QuietPoolLog quietLog;
+
+    @BeforeAll
+    static void quiet() {
+        quietLog = new QuietPoolLog();
+    }
+
+    @AfterAll
+    static void loud() {
+        quietLog.close();
+    }
+
+    /**
+     * Unbounded pools in every mode. (A bounded pool is walked only through its waiting path,
+     * below: an overflow at the end of the stack inside a bounded pool's acquire or release can
+     * still lose its unit of capacity.)
+     */
+    static Stream<Arguments> pools() {
+        return StackLimitApp.modes().entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pools")
+    void noDepthOfTheStackBreaksThePool(String mode, Function<Tracked.Factory, PoolBuilder<Tracked>> builder)
+            throws Exception {
+        Tracked.Factory objects = new Tracked.Factory();
+        try (Pool<Tracked> pool = builder.apply(objects).name("deep").build()) {
+            long overflows = 0;
+            // Threads of their own with a small stack: the walk down is short, and rounds with
+            // the code interpreted and compiled cover different frame sizes.
+            for (int round = 0; round < 12; round++) {
+                StackWalk deep = walk(pool, mode + ", round " + round);
+                assertEquals(0, deep.holding, "releases left undone at the top of the stack");
+                overflows += deep.overflows;
+                awaitWholeCapacity(mode, pool);
+            }
+            assertTrue(overflows > 0, "the stack never overflowed");
+            PoolStats s = pool.stats(); // the counting lock is free
+            assertTrue(s.acquired() > 0, s::toString);
+        }
+        assertEquals(java.util.List.of(), objects.destroyedTwice());
+    }
+
+    /**
+     * The same walk in a new JVM, where no class of the library or of the JDK's concurrency
+     * package has been initialised by other tests: a class whose static initialiser first runs
+     * at the end of a stack fails there, and can never be used again by any pool of the JVM.
+     */
+    @org.junit.jupiter.api.Test
+    void aFreshJvmsFirstAcquireAtTheEndOfTheStackBreaksNothing() throws Exception {
+        String out = ChildJvm.run(StackLimitApp.class, 120, "-Xss256k");
+        assertTrue(out.contains("walked: unbounded, unbounded with hooks, unbounded, paranoid, unbounded, sampled"),
+                out);
+    }
+
+    /**
+     * A bounded pool's only object is held, and a thread waits for it at every depth of its
+     * stack, to the end: the wait queue's lock is taken and given back at each, and an overflow
+     * while it is held would keep it taken for good. The object's next waiter gets it.
+     */
+    @org.junit.jupiter.api.Test
+    void waitingAtTheEndOfTheStackLeavesTheQueueWorking() throws Exception {
+        try (Pool<Tracked> pool = new Tracked.Factory().builder().maxTotal(1).name("deep-wait").build()) {
+            Tracked held = pool.acquire();
+            long overflows = 0;
+            for (int round = 0; round < 6; round++) {
+                StackWalk deep = walk(pool, "round " + round);
+                assertEquals(0, deep.holding, "it never had the object");
+                assertTrue(deep.timeouts > 0, "round " + round + ": no wait timed out");
+                overflows += deep.overflows;
+            }
+            assertTrue(overflows > 0, "the stack never overflowed");
+            java.util.concurrent.CompletableFuture<Tracked> next = java.util.concurrent.CompletableFuture
+                    .supplyAsync(() -> pool.acquire(Duration.ofSeconds(20)));
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (((BoundedPool<?>) pool).waiting() == 0 && !next.isDone() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            pool.release(held);
+            Tracked got = next.get(30, TimeUnit.SECONDS);
+            assertTrue(got == held, "the only object");
+            pool.release(got);
+            PoolStats s = assertBalanced(pool);
+            assertEquals(0, s.inUse(), s::toString);
+            assertEquals(0, ((BoundedPool<?>) pool).waiting());
+        }
+    }
+
+    /**
+     * Walks a new thread with a 256 KiB stack down to its end (see {@link StackWalk}); fails,
+     * with where it is, if the thread has not come back within 60 s.
+     */
+    private static StackWalk walk(Pool<Tracked> pool, String what) throws InterruptedException {
+        StackWalk deep = new StackWalk(pool);
+        Thread t = new Thread(null, () -> deep.down(0), "deep", 256 * 1024);
+        t.start();
+        t.join(60_000);
+        if (t.isAlive()) {
+            StringBuilder where = new StringBuilder();
+            for (StackTraceElement f : t.getStackTrace()) {
+                where.append("\n\tat ").append(f);
+            }
+            fail(what + ": a thread stuck for 60 s in the pool, after " + deep.overflows + " overflows:" + where);
+        }
+        return deep;
+    }
+
+    /**
+     * Two objects at once, each to one caller, within 30 s: a bounded pool's whole capacity,
+     * back once collections have found the objects that overflows lost.
+     */
+    private static void awaitWholeCapacity(String mode, Pool<Tracked> pool) {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        Tracked a = null;
+        Tracked b = null;
+        while (b == null) {
+            try {
+                a = a != null ? a : pool.acquire(Duration.ofMillis(200));
+                b = pool.acquire(Duration.ofMillis(200));
+            } catch (PoolTimeoutException e) {
+                if (System.nanoTime() - deadline > 0) {
+                    fail(mode + ": capacity lost for good: " + pool.stats());
+                }
+                System.gc();
+            }
+        }
+        assertTrue(a != b, "one object handed out twice");
+        pool.release(a);
+        pool.release(b);
+    }
+}
