@@ -104,8 +104,10 @@ final class Background {
             lookup.ensureInitialized(HeapReadings.class); // the aging clock records into it
             // And those that acquire and release use, first at a thread's first call: a
             // thread deep in its stack could otherwise be the first, overflow inside the
-            // initialiser, and leave the class unusable to every pool (StackLimitTest).
-            // StackLimitTest finds any class missing here.
+            // initialiser, and leave the class unusable to every pool. The list is every class
+            // of the package with a static initialiser (javap shows them as "static {}");
+            // StackLimitTest's walk in a new JVM finds one missing from an unbounded pool's
+            // paths, not from a bounded pool's, whose acquire it does not walk.
             for (Class<?> c : new Class<?>[] {Threads.class, CallSite.class, PrivateSlot.class, Stripe.class,
                     Counts.class, LeakSettings.class, LeakTable.class, LeakTracker.class, LeakReaper.class,
                     BoundedEntry.class, BoundedEntryTable.class, BoundedIndex.class, BoundedThreads.class,
