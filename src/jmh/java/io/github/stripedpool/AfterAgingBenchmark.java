@@ -40,7 +40,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class AfterAgingBenchmark {
     private static final int HELD = PrivateSlot.SPARES + 3;
     private static final int OBJECTS = HELD + 6;

@@ -136,7 +136,7 @@ public class FalseSharingBenchmark {
     @Benchmark
     @Group("defaultFlags")
     @GroupThreads(1)
-    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"})
+    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
     public int defaultFlagsA() {
         return writeA();
     }
@@ -144,7 +144,7 @@ public class FalseSharingBenchmark {
     @Benchmark
     @Group("defaultFlags")
     @GroupThreads(1)
-    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"})
+    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
     public int defaultFlagsB() {
         return writeB();
     }
@@ -152,7 +152,7 @@ public class FalseSharingBenchmark {
     @Benchmark
     @Group("restrictContendedOff")
     @GroupThreads(1)
-    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-XX:-RestrictContended"})
+    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:-RestrictContended"})
     public int restrictContendedOffA() {
         return writeA();
     }
@@ -160,7 +160,7 @@ public class FalseSharingBenchmark {
     @Benchmark
     @Group("restrictContendedOff")
     @GroupThreads(1)
-    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-XX:-RestrictContended"})
+    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:-RestrictContended"})
     public int restrictContendedOffB() {
         return writeB();
     }

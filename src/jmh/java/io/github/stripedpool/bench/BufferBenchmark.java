@@ -64,7 +64,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch",
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g",
         FastThreadExecutor.SELECT, FastThreadExecutor.CLASS})
 public class BufferBenchmark {
     /** Sizes in the draw; a power of two, so that a thread's walk wraps with a mask. */

@@ -78,19 +78,19 @@ public class GcPressureBenchmark {
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-XX:+UseG1GC"})
+    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+UseG1GC"})
     public Payload g1(Blackhole bh) {
         return cycle(bh);
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-XX:+UseParallelGC"})
+    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+UseParallelGC"})
     public Payload parallel(Blackhole bh) {
         return cycle(bh);
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-XX:+UseZGC"})
+    @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+UseZGC"})
     public Payload zgc(Blackhole bh) {
         return cycle(bh);
     }

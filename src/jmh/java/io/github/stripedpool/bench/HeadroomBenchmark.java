@@ -198,14 +198,14 @@ public class HeadroomBenchmark {
     // it as a result. Without it, an OutOfMemoryError that killed JMH's worker thread left the fork
     // waiting for that thread (15 minutes, until killed, in one ZGC tight-heap fork).
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {"-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch", "-XX:+UseG1GC",
+    @Fork(value = 1, jvmArgsAppend = {"-Xms256m", "-Xmx256m", "-XX:+UseG1GC",
             "-XX:+ExitOnOutOfMemoryError"})
     public long[] g1(Requests r) {
         return request(r);
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {"-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch", "-XX:+UseZGC",
+    @Fork(value = 1, jvmArgsAppend = {"-Xms256m", "-Xmx256m", "-XX:+UseZGC",
             "-XX:+ExitOnOutOfMemoryError"})
     public long[] zgc(Requests r) {
         return request(r);

@@ -38,7 +38,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch",
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g",
         FastThreadExecutor.SELECT, FastThreadExecutor.CLASS})
 @Threads(4)
 public class HoldSeveralBenchmark {

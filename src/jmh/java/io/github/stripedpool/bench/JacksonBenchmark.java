@@ -49,7 +49,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch",
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g",
         "--add-opens=java.base/java.lang=ALL-UNNAMED"}) // for the floor's carrier thread only
 public class JacksonBenchmark {
     @Param({"threadLocal", "lockFree", "concurrentDeque", "bounded", "striped", "nonRecycling", "floor"})

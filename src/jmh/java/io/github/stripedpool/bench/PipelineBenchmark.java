@@ -40,7 +40,7 @@ import org.openjdk.jmh.infra.Control;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch",
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g",
         FastThreadExecutor.SELECT, FastThreadExecutor.CLASS})
 public class PipelineBenchmark {
     private static final int RING = 64;

@@ -210,7 +210,9 @@ public final class Report {
                 + "(about 15 minutes on 2 cores) ends with the verdict and writes its report under "
                 + "`target-jmh/bench-results/quick/docs/`; JMH's JSON is kept under "
                 + "`target-jmh/bench-results/`. One benchmark by hand: "
-                + "`java -jar target-jmh/benchmarks.jar CycleBenchmark -t 2 -prof gc`.\n");
+                + "`java -jar target-jmh/benchmarks.jar CycleBenchmark -t 2 -prof gc "
+                + "-jvmArgsPrepend -XX:+AlwaysPreTouch` (the flag `bench/run` adds to every fork "
+                + "of a measured run; the others are each benchmark's own).\n");
     }
 
     private static String cpuModel() {
