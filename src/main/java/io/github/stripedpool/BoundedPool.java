@@ -176,7 +176,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 if (minIdle > 0) {
                     maintenance.requestRefill(); // nothing idle: minIdle is not kept
                 }
-                if (states.tryReserve()) {
+                if (states.tryReserveToCreate()) {
                     e = states.create(l);
                     counter = Counts.MISS;
                 } else {
@@ -189,6 +189,9 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                     if (e != null) { // a hit, not a wait: its event is left uncommitted
                         counter = table.stackOf(e) == home ? Counts.HIT_HOME : Counts.HIT_STOLEN;
                     } else {
+                        // A wait may end with a unit of capacity to create with: room for that
+                        // first, as in tryReserveToCreate (the cost of a descent beside a park's)
+                        StackHeadroom.ensureForCreation();
                         e = waiting.await(home, start, timeoutNanos, waitStart, recorded);
                         if (e == BoundedWaiting.PERMIT) {
                             e = states.create(l);
@@ -209,7 +212,7 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 if (states.isClosed()) {
                     throw new PoolClosedException(name);
                 }
-                if (!states.tryReserve()) {
+                if (!states.tryReserveToCreate()) {
                     throw waiting.timedOut(timeoutNanos);
                 }
                 BoundedEntry c = states.create(l);

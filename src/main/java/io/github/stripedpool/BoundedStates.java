@@ -157,15 +157,39 @@ final class BoundedStates {
         return false;
     }
 
-    /** FREE to RESERVED, for a unit of capacity the caller holds; {@code l} counts, if not null. */
+    /**
+     * {@link #tryReserve} for a caller that will then {@link #create}: first proves that the
+     * stack has room for the whole creation path ({@link StackHeadroom#ensureForCreation}), so
+     * that a {@link StackOverflowError} is thrown before the unit is taken, never between the
+     * reservation and the entry that records it. At the cap, the common case of a pool under
+     * load, it returns false without the descent.
+     */
+    boolean tryReserveToCreate() {
+        if (live.get() >= maxTotal) {
+            return false;
+        }
+        StackHeadroom.ensureForCreation();
+        return tryReserve();
+    }
+
+    /**
+     * FREE to RESERVED, for a unit of capacity the caller holds; {@code l} counts, if not null.
+     * If that fails (no memory to grow the table), the unit goes back before the failure is thrown.
+     */
     BoundedEntry claimFree(BoundedThreads.Local l) {
-        return table.claimFree(l);
+        try {
+            return table.claimFree(l);
+        } catch (Throwable t) {
+            capacityBack();
+            throw t;
+        }
     }
 
     /**
      * With a unit of capacity the caller holds: claims a FREE entry, runs the factory in it and
      * makes it BORROWED by the caller (RESERVED to BORROWED: nobody else touches a RESERVED
-     * entry). On failure the entry is FREE again and the unit given back (to a waiter, if one
+     * entry). On failure (of the factory, or of the table's growth or the object's record for
+     * want of memory) the entry is FREE again and the unit given back (to a waiter, if one
      * waits) before the failure is thrown.
      *
      * @return the BORROWED entry, its object still in it: the caller {@link #take}s it
@@ -180,7 +204,10 @@ final class BoundedStates {
     /**
      * Runs the factory for the RESERVED entry {@code e}, with a unit the caller holds; frees the
      * entry and gives the unit back if that fails. The object stays only in the entry's weak
-     * reference: the caller hands it out or publishes it.
+     * reference: the caller hands it out or publishes it. If recording the new object fails (no
+     * memory for its reference or the index, no stack for the index's lock), the object is
+     * destroyed, never handed out, and the entry and its unit given back, before the failure is
+     * thrown: nothing stays RESERVED with nobody to finish it.
      */
     Object make(BoundedEntry e) {
         Object x;
@@ -191,9 +218,14 @@ final class BoundedStates {
             reservedToFree(e);
             throw t;
         }
-        e.ref = new BoundedEntry.ObjectRef(x, timesCreations ? System.nanoTime() : 0L);
-        index.add(e); // before the object is handed out: see BoundedIndex
-        threads.add(Counts.CREATED, 1);
+        try {
+            threads.add(Counts.CREATED, 1);
+            e.ref = new BoundedEntry.ObjectRef(x, timesCreations ? System.nanoTime() : 0L);
+            index.add(e); // before the object is handed out: see BoundedIndex
+        } catch (Throwable t) { // not a factory failure: the object was made, and is dropped
+            destroy(e, x); // counts it dropped; a VirtualMachineError of the hook yields to t
+            throw t;
+        }
         return x;
     }
 

@@ -23,18 +23,31 @@ package io.github.stripedpool;
  * a shadow zone of stack below everything the locked section will call. The sections run no
  * user code (a rule of the library), so their depth is the library's to know.
  *
+ * <p>A bounded pool's creation path ({@link #ensureForCreation}) is guarded as a whole, before
+ * its unit of capacity is reserved: an overflow between the reservation and the entry that
+ * records it would lose the unit for good, and the path holds locks at several depths.
+ *
  * <p>Cost: {@value #FRAMES} calls on paths that take a lock: waiting, handing an object to a
- * waiter, creating or dropping a bounded pool's object, statistics and aging. The paths that
- * take no lock (an unbounded pool's acquire and release, a bounded pool's acquire and release
- * when no thread waits) do not pay it. Side by side, with and without it: BoundedBenchmark, 4
- * threads on 2 objects, hold 100, no loss (two pairs of runs); ConnectionPoolShape, 64 platform
- * threads on 8 objects, 50 µs holds, 0.99x Vibur with it and 1.00x without (within noise).
+ * waiter, creating or dropping a bounded pool's object, statistics and aging; and
+ * {@value #CREATION_FRAMES} before a bounded pool with room creates, and before a thread joins
+ * the wait queue (a wait may end with a unit to create with). The paths that take no lock (an unbounded
+ * pool's acquire and release, a bounded pool's acquire and release when no thread waits) do not
+ * pay it. Side by side, with and without it: BoundedBenchmark, 4 threads on 2 objects, hold 100,
+ * no loss (two pairs of runs, for the locks and again for the creation path); ConnectionPoolShape,
+ * 64 platform threads on 8 objects, 50 µs holds, 0.99x Vibur with it and 1.00x without (within
+ * noise), 0.99x and 0.98x for the creation path.
  *
  * <p>Concurrency. Stateless.
  */
 final class StackHeadroom {
     /** Frames {@link #ensure} descends. */
     static final int FRAMES = 128;
+    /**
+     * Frames {@link #ensureForCreation} descends: {@link #FRAMES} below the deepest
+     * {@link #ensure} of a bounded pool's creation path (a few frames under the acquire that
+     * reserves: claiming an entry, indexing the object, giving the unit back), with room to spare.
+     */
+    static final int CREATION_FRAMES = FRAMES + 32;
 
     private StackHeadroom() {
     }
@@ -46,6 +59,20 @@ final class StackHeadroom {
     static void ensure() {
         if (descend(FRAMES) != FRAMES) {
             throw new AssertionError("the descent counts its frames"); // keeps its result used
+        }
+    }
+
+    /**
+     * Returns if the stack has room for a bounded pool's creation path, from a unit of capacity
+     * reserved to the object handed out or the unit given back, locked sections included; and
+     * otherwise throws {@link StackOverflowError}, holding nothing. Called before the unit is
+     * reserved: an overflow on that path, between the reservation and the entry that records
+     * it, would lose the unit for good. The factory runs deeper, and may overflow itself: that
+     * is a factory failure, caught on the path, whose undo runs back within the room proven here.
+     */
+    static void ensureForCreation() {
+        if (descend(CREATION_FRAMES) != CREATION_FRAMES) {
+            throw new AssertionError("the descent counts its frames");
         }
     }
 

@@ -5,7 +5,8 @@ import java.time.Duration;
 /**
  * A thread's walk down to the end of its stack, calling the pool at each of the last frames on
  * the way back (see {@link StackLimitTest}): stats, acquire, release, each of which may throw
- * {@link StackOverflowError} at any call inside it. Used by one thread.
+ * {@link StackOverflowError} at any call inside it; or, {@link #keeping}, acquires only, each
+ * object kept, so that every acquire of a pool with room creates. Used by one thread.
  */
 final class StackWalk {
     /**
@@ -19,6 +20,8 @@ final class StackWalk {
     static final int NEAR = 400;
 
     final Pool<Tracked> pool;
+    /** Whether each frame's acquire keeps its object (in {@link #held}) instead of releasing it. */
+    final boolean keeps;
     final Tracked[] held = new Tracked[NEAR * 2];
     int holding;
     long overflows;
@@ -26,7 +29,20 @@ final class StackWalk {
     int deepest;
 
     StackWalk(Pool<Tracked> pool) {
+        this(pool, false);
+    }
+
+    private StackWalk(Pool<Tracked> pool, boolean keeps) {
         this.pool = pool;
+        this.keeps = keeps;
+    }
+
+    /**
+     * A walk whose frames acquire and keep what they get, in {@link #held}, for the caller to
+     * give back at the top of the stack: in a pool with room, each acquire runs the creation path.
+     */
+    static StackWalk keeping(Pool<Tracked> pool) {
+        return new StackWalk(pool, true);
     }
 
     /**
@@ -43,8 +59,12 @@ final class StackWalk {
             }
         }
         if (deepest - depth < NEAR) {
-            giveBack();
-            cycle();
+            if (keeps) {
+                acquireAndKeep();
+            } else {
+                giveBack();
+                cycle();
+            }
         }
     }
 
@@ -58,14 +78,8 @@ final class StackWalk {
         } catch (StackOverflowError e) {
             overflows++;
         }
-        Tracked t;
-        try {
-            t = pool.acquire(WAIT);
-        } catch (StackOverflowError e) {
-            overflows++;
-            return;
-        } catch (PoolTimeoutException e) {
-            timeouts++;
+        Tracked t = tryAcquire();
+        if (t == null) {
             return;
         }
         try {
@@ -74,6 +88,26 @@ final class StackWalk {
             overflows++;
             held[holding++] = t;
         }
+    }
+
+    /** One acquire whose object is kept (a plain store, no call that could overflow). */
+    private void acquireAndKeep() {
+        Tracked t = tryAcquire();
+        if (t != null) {
+            held[holding++] = t;
+        }
+    }
+
+    /** An acquire; null, counted, if it overflowed or timed out. */
+    private Tracked tryAcquire() {
+        try {
+            return pool.acquire(WAIT);
+        } catch (StackOverflowError e) {
+            overflows++;
+        } catch (PoolTimeoutException e) {
+            timeouts++;
+        }
+        return null;
     }
 
     /** Retries the releases that overflowed, from a frame with more stack below it. */

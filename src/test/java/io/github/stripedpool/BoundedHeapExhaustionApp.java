@@ -1,0 +1,188 @@
+package io.github.stripedpool;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs in a child JVM with a small heap ({@link BoundedHeapExhaustionTest}): a bounded pool is
+ * asked to create while the heap is full to its last bytes, so that the allocations of its own
+ * creation path fail: in phase 1 the new object's record (its reference and index slot), in
+ * phase 2 the growth of its table of entries. The factory hands out objects made beforehand and
+ * allocates nothing, so the failures are the pool's, after the factory has returned (phase 1)
+ * or before it runs (phase 2). Then, the heap free again, the pool must hand out its whole
+ * capacity at once, balance its accounting, and destroy every object it made exactly once.
+ * Exits 0 and prints {@value #KEPT} if so, exits 1 otherwise.
+ */
+final class BoundedHeapExhaustionApp {
+    static final String KEPT = "a bounded pool kept its capacity through heap exhaustion";
+
+    private static final int MAX_TOTAL = 256;
+    /** Acquires tried in each phase, each with the heap topped up first. */
+    private static final int ATTEMPTS = 40;
+
+    /** Made before the exhaustion: the factory returns them in turn. Each counts its destroys. */
+    private static final AtomicInteger[] SUPPLY = new AtomicInteger[2 * MAX_TOTAL + 2 * ATTEMPTS + 64];
+    private static int made;
+    /** The heap's last bytes, chained, while it is full. */
+    private static Object lastBytes;
+
+    private BoundedHeapExhaustionApp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        for (int i = 0; i < SUPPLY.length; i++) {
+            SUPPLY[i] = new AtomicInteger();
+        }
+        Pool<AtomicInteger> pool = Pool.builder(() -> SUPPLY[made++]).maxTotal(MAX_TOTAL)
+                .destroy(AtomicInteger::incrementAndGet).name("exhausted").build();
+        AtomicInteger[] held = new AtomicInteger[MAX_TOTAL];
+        int[] outcomes = new int[3]; // got, out of memory, other
+        warmUp(pool);
+        System.out.println("before: " + pool.stats());
+
+        // Phase 1: the table has free entries; the object's record cannot be allocated.
+        int tableLength = ((BoundedPool<?>) pool).entriesMade();
+        int madeBefore = made;
+        int n = giveBack(pool, held, whileFull(pool, held, 0, outcomes));
+        int madeInPhase1 = made - madeBefore;
+        int failuresInPhase1 = outcomes[1];
+        System.out.println("phase 1, the record: " + describe(outcomes) + ", " + madeInPhase1 + " made; "
+                + pool.stats());
+
+        // Phase 2: every entry of the table is held; the table cannot grow.
+        while (n < tableLength) {
+            held[n++] = pool.acquire(Duration.ZERO);
+        }
+        java.util.Arrays.fill(outcomes, 0);
+        madeBefore = made;
+        n = giveBack(pool, held, whileFull(pool, held, n, outcomes));
+        int madeInPhase2 = made - madeBefore;
+        int failuresInPhase2 = outcomes[1];
+        System.out.println("phase 2, the table (" + tableLength + " entries): " + describe(outcomes) + ", "
+                + madeInPhase2 + " made; " + pool.stats());
+
+        StringBuilder problems = new StringBuilder();
+        // Each phase must have failed where it means to: after the factory, and before it.
+        if (failuresInPhase1 == 0 || madeInPhase1 == 0) {
+            problems.append("\nphase 1: no acquire failed after the factory had returned");
+        }
+        if (failuresInPhase2 == 0 || madeInPhase2 != 0) {
+            problems.append("\nphase 2: no acquire failed growing the table");
+        }
+        // The whole capacity, at once, each object to one caller.
+        Set<AtomicInteger> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (; n < MAX_TOTAL; n++) {
+            try {
+                held[n] = pool.acquire(Duration.ofSeconds(2));
+            } catch (PoolTimeoutException e) {
+                problems.append("\ncapacity lost: ").append(n).append(" of maxTotal ").append(MAX_TOTAL)
+                        .append(" handed out at once: ").append(pool.stats());
+                break;
+            }
+            if (!distinct.add(held[n])) {
+                problems.append("\none object handed out twice");
+            }
+        }
+        giveBack(pool, held, n);
+        PoolStats s = pool.stats();
+        if (s.created() - s.dropped() != s.idle() + s.inUse() || s.inUse() != 0) {
+            problems.append("\nunbalanced: ").append(s);
+        }
+        pool.close();
+        for (int i = 0; i < SUPPLY.length; i++) {
+            int destroys = SUPPLY[i].get();
+            if (destroys != (i < made ? 1 : 0)) {
+                problems.append("\nobject ").append(i).append(" of ").append(made).append(" made: destroyed ")
+                        .append(destroys).append(" times");
+            }
+        }
+        System.out.println(problems.length() == 0 ? KEPT + ": " + made + " objects made, " + failuresInPhase1
+                + " and " + failuresInPhase2 + " acquires failed for want of memory" : "FAILED:" + problems);
+        System.exit(problems.length() == 0 ? 0 : 1);
+    }
+
+    /**
+     * Every path the phases take, once before the heap is full: an idle entry popped stale
+     * (taken through the thread's hint while still in its stack), several objects held at once,
+     * an invalidation. A call site of the JDK's VarHandles or method handles is linked when it
+     * first runs, which allocates: run first in a full heap, it fails halfway through the
+     * operation. (Without this, an entry popped stale kept its stack flag set, and was never
+     * found idle again, in 3 runs of 6.)
+     */
+    private static void warmUp(Pool<AtomicInteger> pool) {
+        pool.release(pool.acquire(Duration.ZERO));
+        pool.invalidate(pool.acquire());
+        for (int r = 0; r < 3; r++) {
+            AtomicInteger a = pool.acquire();
+            AtomicInteger b = pool.acquire();
+            AtomicInteger c = pool.acquire();
+            pool.release(a);
+            pool.release(b);
+            pool.release(c);
+        }
+    }
+
+    /**
+     * Fills the heap, tries the acquires ({@link #tryWhileFull}), and frees the heap again.
+     *
+     * @return how many objects {@code held} holds now
+     */
+    private static int whileFull(Pool<AtomicInteger> pool, AtomicInteger[] held, int n, int[] outcomes) {
+        List<Object> hog = HeapExhaustionApp.fillTheHeap();
+        n = tryWhileFull(pool, held, n, outcomes);
+        hog.clear();
+        lastBytes = null;
+        System.gc();
+        return n;
+    }
+
+    /**
+     * {@value #ATTEMPTS} acquires, each object got kept in {@code held} from index {@code n}
+     * (a plain store: nothing to allocate), each after the heap's last bytes are taken; counts
+     * the outcomes.
+     */
+    private static int tryWhileFull(Pool<AtomicInteger> pool, AtomicInteger[] held, int n, int[] outcomes) {
+        for (int i = 0; i < ATTEMPTS && n < held.length; i++) {
+            topUp();
+            try {
+                held[n] = pool.acquire(Duration.ZERO);
+                n++;
+                outcomes[0]++;
+            } catch (OutOfMemoryError expected) {
+                outcomes[1]++;
+            } catch (Throwable other) { // a timeout, if capacity was lost
+                outcomes[2]++;
+            }
+        }
+        return n;
+    }
+
+    /** Takes what is left of the heap, to the last few bytes, in the smallest arrays, chained. */
+    private static void topUp() {
+        try {
+            for (;;) {
+                Object[] link = new Object[1];
+                link[0] = lastBytes;
+                lastBytes = link;
+            }
+        } catch (OutOfMemoryError full) {
+            // even the smallest array does not fit
+        }
+    }
+
+    private static int giveBack(Pool<AtomicInteger> pool, AtomicInteger[] held, int n) {
+        while (n > 0) {
+            pool.release(held[--n]);
+            held[n] = null;
+        }
+        return 0;
+    }
+
+    private static String describe(int[] outcomes) {
+        return outcomes[0] + " got, " + outcomes[1] + " out of memory, " + outcomes[2] + " other";
+    }
+}
