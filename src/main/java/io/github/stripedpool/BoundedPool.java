@@ -235,12 +235,18 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
     /**
      * Hands {@code x}, just taken from {@code e}, to the caller; first records where and when,
      * if the pool reports objects held too long. Every acquire path ends here with the entry it
-     * already has, so nothing is looked up again.
+     * already has, so nothing is looked up again. A record that cannot be made (no memory for
+     * its call site, no stack for the capture) is given up, not the object: it goes out
+     * unwatched rather than be lost to its caller with its unit of capacity.
      */
     @SuppressWarnings("unchecked")
     private T borrowed(BoundedEntry e, Object x) {
         if (heldTooLong != null) {
-            heldTooLong.borrowed(e, x);
+            try {
+                heldTooLong.borrowed(e, x);
+            } catch (OutOfMemoryError | StackOverflowError noRoom) {
+                // unwatched: see above (the assignment of the record is its last step)
+            }
         }
         return (T) x;
     }

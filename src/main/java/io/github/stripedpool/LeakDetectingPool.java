@@ -84,9 +84,24 @@ final class LeakDetectingPool<T> implements Pool<T> {
     }
 
     private T acquired(T x) {
-        if (shouldTrack()) {
-            track(x);
-        } else if (!table.isEmpty()) {
+        try {
+            if (shouldTrack()) {
+                track(x);
+                return x;
+            }
+        } catch (OutOfMemoryError | StackOverflowError noRoom) {
+            // No memory for the tracker or its call site, or no stack for the table's lock (a
+            // thread at the end of its stack): the acquire fails as a whole, the object back in
+            // the engine, rather than the object be lost to its caller with its place in the
+            // pool. (Not handed out untracked: under PARANOID its release would be refused.)
+            try {
+                delegate.release(x);
+            } catch (Throwable t) {
+                noRoom.addSuppressed(t);
+            }
+            throw noRoom;
+        }
+        if (!table.isEmpty()) {
             table.untrack(x); // retires the tracker of an earlier, released acquisition
         }
         return x;

@@ -8,7 +8,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs in a child JVM with a small heap ({@link BoundedHeapExhaustionTest}): a bounded pool is
+ * Runs in a child JVM with a small heap ({@link HeapExhaustionTest}): a bounded pool is
  * asked to create while the heap is full to its last bytes, so that the allocations of its own
  * creation path fail: in phase 1 the new object's record (its reference and index slot), in
  * phase 2 the growth of its table of entries. The factory hands out objects made beforehand and
@@ -27,6 +27,13 @@ final class BoundedHeapExhaustionApp {
     /** Made before the exhaustion: the factory returns them in turn. Each counts its destroys. */
     private static final AtomicInteger[] SUPPLY = new AtomicInteger[2 * MAX_TOTAL + 2 * ATTEMPTS + 64];
     private static int made;
+    /**
+     * Set by the system property {@value #WATCHED_PROPERTY}: the pool reports objects held too
+     * long, so that every acquisition, an idle object's too, allocates its record (with a call
+     * site) after the object is taken.
+     */
+    static final String WATCHED_PROPERTY = "exhaustion.watched";
+    private static final boolean WATCHED = Boolean.getBoolean(WATCHED_PROPERTY);
     /** The heap's last bytes, chained, while it is full. */
     private static Object lastBytes;
 
@@ -37,8 +44,12 @@ final class BoundedHeapExhaustionApp {
         for (int i = 0; i < SUPPLY.length; i++) {
             SUPPLY[i] = new AtomicInteger();
         }
-        Pool<AtomicInteger> pool = Pool.builder(() -> SUPPLY[made++]).maxTotal(MAX_TOTAL)
-                .destroy(AtomicInteger::incrementAndGet).name("exhausted").build();
+        PoolBuilder<AtomicInteger> builder = Pool.builder(() -> SUPPLY[made++]).maxTotal(MAX_TOTAL)
+                .destroy(AtomicInteger::incrementAndGet).name("exhausted");
+        if (WATCHED) {
+            builder.reportHeldLongerThan(Duration.ofHours(1)); // a record of each acquisition
+        }
+        Pool<AtomicInteger> pool = builder.build();
         AtomicInteger[] held = new AtomicInteger[MAX_TOTAL];
         int[] outcomes = new int[3]; // got, out of memory, other
         warmUp(pool);
@@ -108,10 +119,10 @@ final class BoundedHeapExhaustionApp {
     /**
      * Every path the phases take, once before the heap is full: an idle entry popped stale
      * (taken through the thread's hint while still in its stack), several objects held at once,
-     * an invalidation. A call site of the JDK's VarHandles or method handles is linked when it
-     * first runs, which allocates: run first in a full heap, it fails halfway through the
-     * operation. (Without this, an entry popped stale kept its stack flag set, and was never
-     * found idle again, in 3 runs of 6.)
+     * an invalidation. A path first run in a full heap can fail halfway through its operation
+     * (likely a VarHandle call site, linked when it first runs, which allocates): without this,
+     * 3 runs of 6 ended with the first entry IDLE, its idle-stack flag set, in no stack, never
+     * handed out again. That is not what this program tests.
      */
     private static void warmUp(Pool<AtomicInteger> pool) {
         pool.release(pool.acquire(Duration.ZERO));

@@ -9,6 +9,14 @@ import org.junit.jupiter.api.Timeout;
  * One {@link OutOfMemoryError} once killed the JVM-wide aging and leak threads: from then on no
  * pool aged and no leak was reported, and PARANOID trackers piled up. The threads must survive
  * any throwable, from user code and from their own allocations.
+ *
+ * <p>And a bounded pool asked to create while the heap is exhausted
+ * ({@link BoundedHeapExhaustionApp}, in a child JVM with a 32 MiB heap): out of memory after the
+ * factory had returned (recording the new object) or before it ran (growing the table of
+ * entries) left the unit of capacity reserved, or the entry RESERVED with nobody to finish it:
+ * each such failure took a unit of maxTotal for good, and the object made was never destroyed.
+ * In a pool reporting objects held too long, out of memory for an acquisition's record lost
+ * the object.
  */
 @Timeout(180)
 class HeapExhaustionTest {
@@ -27,6 +35,27 @@ class HeapExhaustionTest {
     @Test
     void backgroundWorkFirstRunWhileTheHeapIsExhaustedStillWorksAfterwards() throws Exception {
         survives(true);
+    }
+
+    @Test
+    void aBoundedAcquireThatRunsOutOfMemoryWhileCreatingTakesNoCapacityWithIt() throws Exception {
+        boundedPoolKeepsItsCapacity(false);
+    }
+
+    /**
+     * The same in a pool that reports objects held too long: each acquisition's record (with its
+     * call site) is made after the object is taken (the record is now given up instead).
+     */
+    @Test
+    void aBoundedAcquireWhoseHeldTooLongRecordRunsOutOfMemoryLosesNothing() throws Exception {
+        boundedPoolKeepsItsCapacity(true);
+    }
+
+    private static void boundedPoolKeepsItsCapacity(boolean watched) throws Exception {
+        String out = ChildJvm.run(BoundedHeapExhaustionApp.class, 100, "-Xmx32m", "-XX:+UseSerialGC",
+                "-D" + BoundedHeapExhaustionApp.WATCHED_PROPERTY + "=" + watched);
+        System.out.println(out.lines().filter(l -> l.contains(BoundedHeapExhaustionApp.KEPT)).findFirst().orElse(""));
+        assertTrue(out.contains(BoundedHeapExhaustionApp.KEPT), out);
     }
 
     private static void survives(boolean cold) throws Exception {

@@ -122,21 +122,25 @@ class StackLimitTest {
         }
     }
 
-    /** Bounded pools, plain and with every hook and leak detection. */
+    /** Bounded pools: plain, with every hook and leak detection, and watching for objects held too long. */
     static Stream<Arguments> boundedPools() {
         Function<Tracked.Factory, PoolBuilder<Tracked>> plain = f -> Pool.builder(f::create);
         Function<Tracked.Factory, PoolBuilder<Tracked>> hooks = f -> f.builder().validate(t -> true)
                 .leakDetection(LeakDetection.PARANOID);
-        return Stream.of(Arguments.of("bounded", plain), Arguments.of("bounded with hooks, paranoid", hooks));
+        Function<Tracked.Factory, PoolBuilder<Tracked>> watched = f -> Pool.builder(f::create)
+                .reportHeldLongerThan(Duration.ofHours(1));
+        return Stream.of(Arguments.of("bounded", plain), Arguments.of("bounded with hooks, paranoid", hooks),
+                Arguments.of("bounded, reporting objects held too long", watched));
     }
 
     /**
      * A bounded pool with room for every object a walk keeps, so that each frame's acquire, down
      * to the end of the stack, reserves a unit of capacity and runs the factory: an overflow
-     * anywhere on the way from the reservation to the caller must not take the unit with it
-     * (an object lost to the caller once handed out is a leak, whose unit a collection gives
-     * back, as for any leak: see {@link #awaitWholeCapacity}). Then the pool's whole capacity
-     * goes out at once, each object to one caller.
+     * anywhere on the way from the reservation to the caller must not take the unit with it,
+     * nor the object (the factory here keeps every object reachable, so a lost one would never
+     * come back, as a leak's unit does after a collection). Then the pool's whole capacity goes
+     * out at once, each object to one caller. PARANOID and held-too-long pools record each
+     * acquisition after the object is taken: a record that overflows is given up, not the object.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("boundedPools")
@@ -215,11 +219,33 @@ class StackLimitTest {
                 n++;
             } catch (PoolTimeoutException e) {
                 if (System.nanoTime() - deadline > 0) {
-                    fail(mode + ": capacity lost for good (" + n + " of " + capacity + " handed out): " + pool.stats());
+                    fail(mode + ": capacity lost for good (" + n + " of " + capacity + " handed out): " + pool.stats()
+                            + entryStates(pool));
                 }
                 System.gc();
             }
         }
         return got;
+    }
+
+    /** A bounded pool's entries by state, for a failure report. */
+    private static String entryStates(Pool<Tracked> pool) {
+        Pool<?> engine = pool instanceof LeakDetectingPool ? ((LeakDetectingPool<?>) pool).engine() : pool;
+        if (!(engine instanceof BoundedPool)) {
+            return "";
+        }
+        int[] byState = new int[4];
+        int holding = 0;
+        int cleared = 0;
+        for (BoundedEntry e : ((BoundedPool<?>) engine).states().table.array()) {
+            byState[e.state()]++;
+            if (e.state() == BoundedEntry.BORROWED) {
+                holding += e.item != null ? 1 : 0;
+                cleared += e.ref != null && e.ref.refersTo(null) ? 1 : 0;
+            }
+        }
+        return "; entries FREE " + byState[BoundedEntry.FREE] + ", IDLE " + byState[BoundedEntry.IDLE] + ", BORROWED "
+                + byState[BoundedEntry.BORROWED] + " (" + holding + " still holding their object, " + cleared
+                + " whose object was collected), RESERVED " + byState[BoundedEntry.RESERVED];
     }
 }
