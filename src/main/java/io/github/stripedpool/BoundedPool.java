@@ -189,9 +189,8 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                     if (e != null) { // a hit, not a wait: its event is left uncommitted
                         counter = table.stackOf(e) == home ? Counts.HIT_HOME : Counts.HIT_STOLEN;
                     } else {
-                        // A wait may end with a unit of capacity to create with: room for that
-                        // first, as in tryReserveToCreate (the cost of a descent beside a park's)
-                        StackHeadroom.ensureForCreation();
+                        // A wait may end with a unit of capacity to create with: joining the queue
+                        // proves the room for that (BoundedWaitQueue.enqueue)
                         e = waiting.await(home, start, timeoutNanos, waitStart, recorded);
                         if (e == BoundedWaiting.PERMIT) {
                             e = states.create(l);

@@ -161,7 +161,11 @@ final class BoundedWaitQueue {
 
     /** Queues {@code w} last; false if the queue was closed. */
     boolean enqueue(Waiter w) {
-        StackHeadroom.ensure(); // no overflow while it is held
+        // No overflow while the lock is held; and, since a wait may end with a unit of capacity
+        // (a permit) that its acquire then creates with, before a unit can come: room for the
+        // whole creation path, as a reservation proves it (BoundedStates.tryReserveToCreate).
+        // One descent for both: the acquire creates a few frames above this one.
+        StackHeadroom.ensureForCreation();
         lock.lock();
         try {
             if (closed) {
