@@ -441,6 +441,11 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         return waitQueue.starving();
     }
 
+    /** Whether the front waiter holds the queue's wake-up signal; for tests. */
+    boolean frontSignalled() {
+        return waitQueue.frontSignalled();
+    }
+
     /** Parks of waiters so far; for tests. */
     long parks() {
         return waiting.parks();

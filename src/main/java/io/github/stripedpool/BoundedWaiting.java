@@ -55,6 +55,13 @@ import java.util.concurrent.locks.LockSupport;
  * switches the mode before it parks again. So its bound grows by at most that one release,
  * whose object a barging thread may take.
  *
+ * <p>A spent signal. A virtual thread woken without being served while the queue starves, whose
+ * look then finds nothing, clears the queue's mark that its front was woken, if it is that front
+ * ({@link BoundedWaitQueue#spendSignal}, which says why and why only a virtual thread), and looks
+ * once more before it parks: a release that read the mark before it was cleared woke nobody for
+ * the object it made idle, and that look finds it (the same Dekker pair, the mark in place of
+ * the queue's size).
+ *
  * <p>Served twice. A waiter that finds an entry or a unit by itself cancels its place; if the
  * cancel fails, it was served meanwhile and holds two: it keeps what it was handed and gives the
  * other back through the same release path ({@link #giveBack}). A waiter that times out or is
@@ -182,6 +189,7 @@ final class BoundedWaiting {
     }
 
     private BoundedEntry awaitQueued(BoundedWaitQueue.Waiter w, int home, long start, long timeoutNanos) {
+        boolean woken = false; // back from a park with nothing handed over
         for (;;) {
             if (w.outcome != BoundedWaitQueue.Waiter.WAITING) {
                 return served(w);
@@ -217,11 +225,18 @@ final class BoundedWaiting {
                 queue.starve();
                 continue; // Dekker with a release that read "not starving": look once more
             }
+            if (woken && starving && w.virtual) {
+                woken = false;
+                if (queue.spendSignal(w)) {
+                    continue; // Dekker with a release that read the mark: look once more
+                }
+            }
             // Wake at the threshold only to switch the mode: in starving mode there is nothing
             // to switch, and every release hands its object to the oldest waiter, so sleep until
             // served (see the class comment for a mode that ends meanwhile).
             parks.increment();
             LockSupport.parkNanos(queue, toStarving > 0 && !starving ? Math.min(left, toStarving) : left);
+            woken = true;
         }
     }
 

@@ -217,11 +217,7 @@ class BoundedLongQueueEdgesTest {
     }
 
     private static void await(BooleanSupplier condition, Supplier<String> what) {
-        long deadline = System.nanoTime() + LIMIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() - deadline < 0, what);
-            Thread.onSpinWait();
-        }
+        Spin.until(condition, LIMIT, what);
     }
 
     private static void spinFor(long nanos) {

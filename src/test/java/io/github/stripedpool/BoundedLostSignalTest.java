@@ -36,11 +36,7 @@ class BoundedLostSignalTest {
     private static final long THRESHOLD = TimeUnit.SECONDS.toNanos(1);
 
     private static void await(BooleanSupplier condition, Supplier<String> what) {
-        long deadline = System.nanoTime() + LIMIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() - deadline < 0, what);
-            Thread.onSpinWait();
-        }
+        Spin.until(condition, LIMIT, what);
     }
 
     /** A waiter that stops, once, at its first look-then-park, until told to go on. */

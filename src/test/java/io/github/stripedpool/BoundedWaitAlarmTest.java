@@ -2,7 +2,6 @@ package io.github.stripedpool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -25,11 +24,7 @@ class BoundedWaitAlarmTest {
     private static final long THRESHOLD = TimeUnit.MILLISECONDS.toNanos(50);
 
     private static void await(BooleanSupplier condition, Supplier<String> what) {
-        long deadline = System.nanoTime() + LIMIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() - deadline < 0, what);
-            Thread.onSpinWait();
-        }
+        Spin.until(condition, LIMIT, what);
     }
 
     @Test

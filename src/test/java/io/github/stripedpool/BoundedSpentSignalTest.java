@@ -1,0 +1,163 @@
+package io.github.stripedpool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A wake-up signal of normal mode must not outlive the switch to starving mode in a queue of
+ * virtual threads. The front waiter A is woken by a release whose object the releaser takes
+ * straight back (A is marked as woken, and releases wake nobody while the mark stands); A then
+ * sleeps to its threshold and switches the queue to starving. From then on every release hands
+ * its object over and none becomes idle, so the mark has nothing left to look for: kept, it
+ * would be passed by each hand-off to the next front, which would wake, find nothing and sleep
+ * still marked, one wasted wake-up per hand-off for as long as the queue starves (1,000 virtual
+ * threads on 16 objects: 1.9 parks per wait instead of 1.0). Then three hand-offs in a row must
+ * wake only the waiters they serve. (Platform threads keep the relay: see
+ * {@link BoundedWaitQueue#spendSignal}.)
+ *
+ * <p>Determinism: while the releaser releases and takes its object back, a spinning virtual
+ * thread holds every carrier, so the woken waiter cannot run before; should it win all the same
+ * (a carrier added by the scheduler), the round starts again. Every wait ends on an event, with a deadline; the threshold (1 s) is far longer
+ * than any step before it.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class BoundedSpentSignalTest {
+    private static final Duration LIMIT = Duration.ofSeconds(20);
+    private static final long THRESHOLD = TimeUnit.SECONDS.toNanos(1);
+
+    private static void await(BooleanSupplier condition, Supplier<String> what) {
+        Spin.until(condition, LIMIT, what);
+    }
+
+    private static boolean parked(Thread t) {
+        Thread.State s = t.getState();
+        return s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
+    }
+
+    private static Thread acquiring(Pool<Object> pool, CompletableFuture<Object> got) {
+        return TestSupport.startVirtual(() -> {
+            try {
+                got.complete(pool.acquire());
+            } catch (Throwable t) {
+                got.completeExceptionally(t);
+            }
+        });
+    }
+
+    /**
+     * Starts one spinning virtual thread per carrier of the default scheduler and returns once
+     * all of them run, so that a virtual thread woken meanwhile waits for a carrier; the
+     * returned action stops them.
+     */
+    private static Runnable occupyEveryCarrier() {
+        String set = System.getProperty("jdk.virtualThreadScheduler.parallelism");
+        int carriers = set != null ? Integer.parseInt(set) : Runtime.getRuntime().availableProcessors();
+        AtomicInteger running = new AtomicInteger();
+        AtomicBoolean stop = new AtomicBoolean();
+        for (int i = 0; i < carriers; i++) {
+            TestSupport.startVirtual(() -> {
+                running.incrementAndGet();
+                while (!stop.get()) {
+                    Thread.onSpinWait();
+                }
+            });
+        }
+        await(() -> running.get() == carriers, () -> running.get() + " of " + carriers + " carriers taken");
+        return () -> stop.set(true);
+    }
+
+    private static Object object(CompletableFuture<Object> got) throws Exception {
+        return got.get(LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Test
+    void aSignalOfNormalModeIsSpentOnceAQueueOfVirtualThreadsStarves() throws Exception {
+        assumeTrue(TestSupport.virtualThreadsHere(), "virtual threads need JDK 21+");
+        BoundedPool<Object> pool = BoundedPool.start(Pool.builder(Object::new).maxTotal(1)
+                .acquireTimeout(LIMIT).settings("spent-signal"), THRESHOLD);
+        try {
+            Object x = pool.acquire();
+
+            // 1. A queues and parks; a release in normal mode wakes it, and the releaser takes
+            //    its object back before A runs.
+            Thread a = null;
+            CompletableFuture<Object> gotA = null;
+            long parked = 0;
+            for (int round = 0; a == null; round++) {
+                assertTrue(round < 50, "in 50 rounds the woken waiter always won the object back");
+                CompletableFuture<Object> got = new CompletableFuture<>();
+                long before = pool.parks();
+                Thread t = acquiring(pool, got);
+                await(() -> pool.waiting() == 1 && pool.parks() == before + 1 && parked(t),
+                        () -> "A never parked: " + t.getState());
+                assertFalse(pool.starving());
+                Runnable stopSpinning = occupyEveryCarrier();
+                try {
+                    pool.release(x);
+                    assertSame(x, pool.acquire(Duration.ZERO));
+                    a = t;
+                    gotA = got;
+                    parked = before + 1;
+                } catch (PoolTimeoutException wonByTheWaiter) {
+                    stopSpinning.run();
+                    x = object(got);
+                    t.join(LIMIT.toMillis());
+                } finally {
+                    stopSpinning.run();
+                }
+            }
+            assertTrue(pool.frontSignalled(), "the release should have woken the front waiter");
+
+            // 2. A finds nothing, sleeps to its threshold, wakes, starves the queue, finds
+            //    nothing again and sleeps: two parks more.
+            Thread ta = a;
+            long p = parked;
+            await(() -> pool.starving() && pool.parks() >= p + 2 && parked(ta),
+                    () -> "A never starved the queue and slept again: parks " + (pool.parks() - p)
+                            + ", starving " + pool.starving() + ", " + ta.getState());
+            assertFalse(pool.frontSignalled(), "A woke, found nothing while the queue starved, and kept "
+                    + "the signal: each hand-off would pass it on and wake the next waiter for nothing");
+
+            // 3. B and C queue behind A and park once each, without an alarm (the queue starves).
+            CompletableFuture<Object> gotB = new CompletableFuture<>();
+            long beforeB = pool.parks();
+            Thread b = acquiring(pool, gotB);
+            await(() -> pool.waiting() == 2 && pool.parks() == beforeB + 1 && parked(b),
+                    () -> "B never parked: " + b.getState());
+            CompletableFuture<Object> gotC = new CompletableFuture<>();
+            Thread c = acquiring(pool, gotC);
+            await(() -> pool.waiting() == 3 && pool.parks() == beforeB + 2 && parked(c),
+                    () -> "C never parked: " + c.getState());
+            long queued = pool.parks();
+
+            // 4. Three hand-offs, oldest first, each waking only the waiter it serves.
+            pool.release(x);
+            assertSame(x, object(gotA));
+            pool.release(x);
+            assertSame(x, object(gotB));
+            pool.release(x);
+            assertSame(x, object(gotC));
+            pool.release(x);
+            for (Thread t : new Thread[] {a, b, c}) {
+                t.join(LIMIT.toMillis());
+            }
+            assertEquals(queued, pool.parks(), "a waiter parked again: woken without being served");
+            PoolAssertions.assertBalanced(pool);
+        } finally {
+            pool.close();
+        }
+    }
+}
