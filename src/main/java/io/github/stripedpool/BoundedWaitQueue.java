@@ -50,8 +50,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * releasers. {@link #frontSignalled} is true only while the waiter at the front has been woken
  * by a release; it is cleared, under the lock, whenever the front waiter leaves, or when that
  * waiter, a virtual thread woken while the queue starves, has looked and found nothing
- * ({@link #spendSignal}); and a waiter that leaves while signalled, by its own cancel or by a
- * hand-off to it, passes the signal on
+ * ({@link #spendSignal}, after which that waiter looks once more, served or not); and a waiter
+ * that leaves while signalled, by its own cancel or by a hand-off to it, passes the signal on
  * to the new front, so a wake-up is never lost with a waiter that timed out or was served
  * otherwise (a release that saw the mark woke nobody for its object). A waiter is served (given an outcome) only while in the queue and
  * under the lock, so it is served at most once. The lock is held for a few field writes only, never
@@ -282,9 +282,10 @@ final class BoundedWaitQueue {
      * spells of hand-offs, and the long-queue threshold ({@link #thresholdFor}, which a virtual
      * thread never gets) was tuned with it.
      *
-     * @return whether the signal was cleared: the caller then looks at the idle stacks once
-     *         more before it parks (the waiter's half of a Dekker pair with a release that read
-     *         the mark while the mode ended, see {@link BoundedWaiting})
+     * @return whether the signal was cleared: the caller then owes one more look at the idle
+     *         stacks, made even if it is served first (the waiter's half of a Dekker pair with a
+     *         release that read "not starving" before the mode began, then the mark: see
+     *         {@link BoundedWaiting})
      */
     boolean spendSignal(Waiter w) {
         if (!frontSignalled || !starving) {
@@ -295,7 +296,7 @@ final class BoundedWaitQueue {
         try {
             // starving is cleared only under the lock, so the mode cannot end before the mark
             // is gone; a release of normal mode that read the mark earlier made its object idle
-            // before, and the caller's next look finds it
+            // before, and the look the caller owes finds it
             if (!frontSignalled || !starving || liveFront() != w) {
                 return false;
             }

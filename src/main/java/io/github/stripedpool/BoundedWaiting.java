@@ -57,10 +57,15 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>A spent signal. A virtual thread woken without being served while the queue starves, whose
  * look then finds nothing, clears the queue's mark that its front was woken, if it is that front
- * ({@link BoundedWaitQueue#spendSignal}, which says why and why only a virtual thread), and looks
- * once more before it parks: a release that read the mark before it was cleared woke nobody for
- * the object it made idle, and that look finds it (the same Dekker pair, the mark in place of
- * the queue's size).
+ * ({@link BoundedWaitQueue#spendSignal}, which says why and why only a virtual thread), and then
+ * owes one more look: a release that read the mark before it was cleared (it read "not
+ * starving" before another waiter switched the mode) woke nobody for the object it made idle,
+ * and that look finds it (the same Dekker pair, the mark in place of the queue's size). It
+ * makes that look even if it is served first, and gives what it finds back through the release
+ * path, to the next waiter: a waiter that keeps the mark passes it on when served, and one that
+ * spent it must not leave that object behind unseen. The waiter that switched the mode owes a
+ * look too and skips it if served first; that one is covered by whoever holds the mark: the
+ * front that keeps it passes it on, the front that spends it looks.
  *
  * <p>Served twice. A waiter that finds an entry or a unit by itself cancels its place; if the
  * cancel fails, it was served meanwhile and holds two: it keeps what it was handed and gives the
@@ -190,12 +195,17 @@ final class BoundedWaiting {
 
     private BoundedEntry awaitQueued(BoundedWaitQueue.Waiter w, int home, long start, long timeoutNanos) {
         boolean woken = false; // back from a park with nothing handed over
+        boolean owesLook = false; // spent the queue's signal and has not looked since
         for (;;) {
             if (w.outcome != BoundedWaitQueue.Waiter.WAITING) {
+                if (owesLook && w.outcome != BoundedWaitQueue.Waiter.CLOSED) {
+                    lookForTheNext(home); // served before the look it owes: see the class comment
+                }
                 return served(w);
             }
             // The waiter's half of the Dekker pair (class comment): queued or woken, look again.
             BoundedEntry found = states.takeIdle(home, null);
+            owesLook = false;
             if (found != null || states.tryReserve()) {
                 BoundedEntry got = found != null ? found : PERMIT;
                 if (queue.cancel(w)) {
@@ -228,6 +238,7 @@ final class BoundedWaiting {
             if (woken && starving && w.virtual) {
                 woken = false;
                 if (queue.spendSignal(w)) {
+                    owesLook = true;
                     continue; // Dekker with a release that read the mark: look once more
                 }
             }
@@ -237,6 +248,18 @@ final class BoundedWaiting {
             parks.increment();
             LockSupport.parkNanos(queue, toStarving > 0 && !starving ? Math.min(left, toStarving) : left);
             woken = true;
+        }
+    }
+
+    /**
+     * The look a waiter owes after it spent the queue's signal, made after it was served: an
+     * object it finds is not its own to keep, and goes back through the release path, which
+     * hands it to the oldest waiter or makes it idle and wakes one.
+     */
+    private void lookForTheNext(int home) {
+        BoundedEntry e = states.takeIdle(home, null);
+        if (e != null) {
+            giveBack(e);
         }
     }
 

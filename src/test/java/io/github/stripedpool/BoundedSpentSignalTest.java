@@ -24,9 +24,10 @@ import org.junit.jupiter.api.Timeout;
  * its object over and none becomes idle, so the mark has nothing left to look for: kept, it
  * would be passed by each hand-off to the next front, which would wake, find nothing and sleep
  * still marked, one wasted wake-up per hand-off for as long as the queue starves (1,000 virtual
- * threads on 16 objects: 1.9 parks per wait instead of 1.0). Then three hand-offs in a row must
- * wake only the waiters they serve. (Platform threads keep the relay: see
- * {@link BoundedWaitQueue#spendSignal}.)
+ * threads on 16 objects: 1.9 parks per wait instead of 1.0). Then three releases in a row must
+ * wake only the waiters they serve: A and B are handed theirs (the hand-off to B, younger than
+ * its threshold, ends the starving mode), and C is woken by the third in normal mode. (Platform
+ * threads keep the relay: see {@link BoundedWaitQueue#spendSignal}.)
  *
  * <p>Determinism: while the releaser releases and takes its object back, a spinning virtual
  * thread holds every carrier, so the woken waiter cannot run before; should it win all the same
@@ -40,11 +41,6 @@ class BoundedSpentSignalTest {
 
     private static void await(BooleanSupplier condition, Supplier<String> what) {
         Spin.until(condition, LIMIT, what);
-    }
-
-    private static boolean parked(Thread t) {
-        Thread.State s = t.getState();
-        return s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
     }
 
     private static Thread acquiring(Pool<Object> pool, CompletableFuture<Object> got) {
@@ -101,7 +97,7 @@ class BoundedSpentSignalTest {
                 CompletableFuture<Object> got = new CompletableFuture<>();
                 long before = pool.parks();
                 Thread t = acquiring(pool, got);
-                await(() -> pool.waiting() == 1 && pool.parks() == before + 1 && parked(t),
+                await(() -> pool.waiting() == 1 && pool.parks() == before + 1 && Spin.parked(t),
                         () -> "A never parked: " + t.getState());
                 assertFalse(pool.starving());
                 Runnable stopSpinning = occupyEveryCarrier();
@@ -125,7 +121,7 @@ class BoundedSpentSignalTest {
             //    nothing again and sleeps: two parks more.
             Thread ta = a;
             long p = parked;
-            await(() -> pool.starving() && pool.parks() >= p + 2 && parked(ta),
+            await(() -> pool.starving() && pool.parks() >= p + 2 && Spin.parked(ta),
                     () -> "A never starved the queue and slept again: parks " + (pool.parks() - p)
                             + ", starving " + pool.starving() + ", " + ta.getState());
             assertFalse(pool.frontSignalled(), "A woke, found nothing while the queue starved, and kept "
@@ -135,15 +131,15 @@ class BoundedSpentSignalTest {
             CompletableFuture<Object> gotB = new CompletableFuture<>();
             long beforeB = pool.parks();
             Thread b = acquiring(pool, gotB);
-            await(() -> pool.waiting() == 2 && pool.parks() == beforeB + 1 && parked(b),
+            await(() -> pool.waiting() == 2 && pool.parks() == beforeB + 1 && Spin.parked(b),
                     () -> "B never parked: " + b.getState());
             CompletableFuture<Object> gotC = new CompletableFuture<>();
             Thread c = acquiring(pool, gotC);
-            await(() -> pool.waiting() == 3 && pool.parks() == beforeB + 2 && parked(c),
+            await(() -> pool.waiting() == 3 && pool.parks() == beforeB + 2 && Spin.parked(c),
                     () -> "C never parked: " + c.getState());
             long queued = pool.parks();
 
-            // 4. Three hand-offs, oldest first, each waking only the waiter it serves.
+            // 4. Three releases, oldest first, each waking only the waiter it serves.
             pool.release(x);
             assertSame(x, object(gotA));
             pool.release(x);

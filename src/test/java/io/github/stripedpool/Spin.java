@@ -23,4 +23,10 @@ final class Spin {
             Thread.onSpinWait();
         }
     }
+
+    /** Whether {@code t} is parked (or waiting on anything else), as a stalled waiter is. */
+    static boolean parked(Thread t) {
+        Thread.State s = t.getState();
+        return s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
+    }
 }
