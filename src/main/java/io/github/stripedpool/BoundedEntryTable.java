@@ -193,6 +193,14 @@ final class BoundedEntryTable {
      * comment); {@code l}, if not null, counts every entry popped.
      */
     BoundedEntry takeIdle(int home, BoundedThreads.Local l) {
+        return takeIdle(home, l, false);
+    }
+
+    /**
+     * As {@link #takeIdle(int, BoundedThreads.Local)}, or, if {@code reserve}, with the CAS IDLE
+     * to RESERVED: for a taker that may give the entry back ({@link BoundedStates#reserveIdle}).
+     */
+    BoundedEntry takeIdle(int home, BoundedThreads.Local l, boolean reserve) {
         final int mask = stacks - 1;
         for (int i = 0; i < stacks; i++) {
             int head = (((home + i) & mask) + 1) * SPREAD;
@@ -201,7 +209,7 @@ final class BoundedEntryTable {
                     l.examined++;
                 }
                 QUEUED.setVolatile(e, 0);
-                if (BoundedStates.idleToBorrowed(e)) {
+                if (reserve ? BoundedStates.idleToReserved(e) : BoundedStates.idleToBorrowed(e)) {
                     return e;
                 }
             }

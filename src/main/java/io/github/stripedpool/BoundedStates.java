@@ -17,13 +17,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Transitions, each a method, each a CAS unless the caller already owns the entry:
  * <pre>
  *   idleToBorrowed    IDLE     -&gt; BORROWED  an acquirer: its hint, an idle stack ({@link #takeIdle})
- *   idleToReserved    IDLE     -&gt; RESERVED  eviction, trimming, close's {@link #sweep}, a publisher for a starving waiter
+ *   idleToReserved    IDLE     -&gt; RESERVED  eviction, trimming, close's {@link #sweep}, a publisher for a starving waiter;
+ *                                          a queued waiter's look ({@link #reserveIdle}), which may give the entry back
  *   borrowedToReserved BORROWED -&gt; RESERVED  release and invalidate ({@link #claim}), so two releases cannot both win;
  *                                          leak reclaiming ({@link #reclaim}), once the object is garbage;
  *                                          an acquirer before its validate hook ({@link #toValidate}), back to
  *                                          BORROWED ({@link #validated}) once the hook accepts the object
  *   freeToReserved    FREE     -&gt; RESERVED  a creator holding a unit of capacity ({@link #claimFree})
- *   reservedToBorrowed RESERVED -&gt; BORROWED  its creator, once the factory returned ({@link #create})
+ *   reservedToBorrowed RESERVED -&gt; BORROWED  its creator, once the factory returned ({@link #create});
+ *                                          a queued waiter that keeps what its look reserved ({@link #keep})
  *   publish           RESERVED or BORROWED (owned) -&gt; IDLE, or BORROWED by the oldest waiter
  *   reservedToFree    RESERVED -&gt; FREE      {@link #destroy}, a failed factory, {@link #reclaim}
  * </pre>
@@ -135,6 +137,22 @@ final class BoundedStates {
      */
     BoundedEntry takeIdle(int home, BoundedThreads.Local l) {
         return table.takeIdle(home, l);
+    }
+
+    /**
+     * Takes an idle entry as RESERVED (IDLE to RESERVED), from the idle stack {@code home} on;
+     * null if none: for a queued waiter, which learns only afterwards whether it keeps the entry
+     * ({@link #keep}) or was served meanwhile and gives it back ({@link #publish}). A RESERVED
+     * entry is nobody's object yet: a second release of its object fails as for an idle one,
+     * where a BORROWED one would let that release win and the object go out twice.
+     */
+    BoundedEntry reserveIdle(int home) {
+        return table.takeIdle(home, null, true);
+    }
+
+    /** A queued waiter keeps the entry it reserved ({@link #reserveIdle}): RESERVED to BORROWED. */
+    static void keep(BoundedEntry e) {
+        e.set(BoundedEntry.BORROWED);
     }
 
     /** The caller has just made {@code e} BORROWED: takes its object out of it. */

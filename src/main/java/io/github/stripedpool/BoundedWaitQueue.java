@@ -50,7 +50,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * releasers. {@link #frontSignalled} is true only while the waiter at the front has been woken
  * by a release; it is cleared, under the lock, whenever the front waiter leaves, or when that
  * waiter, a virtual thread woken while the queue starves, has looked and found nothing
- * ({@link #spendSignal}, after which that waiter looks once more, served or not); and a waiter
+ * ({@link #spendSignal}, after which that waiter looks once more, served or not, unless the
+ * pool closed); and a waiter
  * that leaves while signalled, by its own cancel or by a hand-off to it, passes the signal on
  * to the new front, so a wake-up is never lost with a waiter that timed out or was served
  * otherwise (a release that saw the mark woke nobody for its object). A waiter is served (given an outcome) only while in the queue and

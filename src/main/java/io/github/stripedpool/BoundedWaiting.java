@@ -204,11 +204,15 @@ final class BoundedWaiting {
                 return served(w);
             }
             // The waiter's half of the Dekker pair (class comment): queued or woken, look again.
-            BoundedEntry found = states.takeIdle(home, null);
+            // Reserved, not borrowed: whether it keeps the entry, the cancel below decides.
+            BoundedEntry found = states.reserveIdle(home);
             owesLook = false;
             if (found != null || states.tryReserve()) {
                 BoundedEntry got = found != null ? found : PERMIT;
                 if (queue.cancel(w)) {
+                    if (found != null) {
+                        BoundedStates.keep(found);
+                    }
                     return got;
                 }
                 giveBack(got); // served meanwhile as well: keep what was handed, return the other
@@ -253,11 +257,12 @@ final class BoundedWaiting {
 
     /**
      * The look a waiter owes after it spent the queue's signal, made after it was served: an
-     * object it finds is not its own to keep, and goes back through the release path, which
-     * hands it to the oldest waiter or makes it idle and wakes one.
+     * object it finds (reserved, so that no second release of it can win meanwhile) is not its
+     * own to keep, and goes back through the release path, which hands it to the oldest waiter,
+     * or makes it idle and wakes the front waiter unless that one was woken already.
      */
     private void lookForTheNext(int home) {
-        BoundedEntry e = states.takeIdle(home, null);
+        BoundedEntry e = states.reserveIdle(home);
         if (e != null) {
             giveBack(e);
         }
@@ -291,7 +296,10 @@ final class BoundedWaiting {
         }
     }
 
-    /** Returns an unwanted entry (BORROWED by the caller, object still in it) or permit. */
+    /**
+     * Returns an unwanted entry (RESERVED or BORROWED by the caller, object still in it) or
+     * permit.
+     */
     private void giveBack(BoundedEntry e) {
         if (e == PERMIT) {
             states.capacityBack();

@@ -1,5 +1,6 @@
 package io.github.stripedpool;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -68,6 +69,7 @@ class BoundedSpentSignalSkippedLookTest {
         final Object y;
         final Object z;
         final Thread c;
+        final Thread w;
         final CompletableFuture<Object> gotW = new CompletableFuture<>();
         final CompletableFuture<Object> gotS = new CompletableFuture<>();
         final CompletableFuture<Object> gotC = new CompletableFuture<>();
@@ -82,7 +84,7 @@ class BoundedSpentSignalSkippedLookTest {
 
             // 1. W, S and C queue in that order; W and S park (alarm at their threshold), C
             //    looks and stops before it reads the mode.
-            Thread w = acquiring(pool, gotW, null, null);
+            w = acquiring(pool, gotW, null, null);
             await(() -> pool.waiting() == 1 && pool.parks() == 1 && Spin.parked(w), () -> "W never parked");
             Thread s = acquiring(pool, gotS, null, null);
             await(() -> pool.waiting() == 2 && pool.parks() == 2 && Spin.parked(s), () -> "S never parked");
@@ -205,6 +207,45 @@ class BoundedSpentSignalSkippedLookTest {
             assertSame(st.z, st.gotS.get(LIMIT.toMillis(), TimeUnit.MILLISECONDS));
             pool.release(st.x); // to C
             assertSame(st.x, st.gotC.get(LIMIT.toMillis(), TimeUnit.MILLISECONDS));
+        } finally {
+            end(pool);
+        }
+    }
+
+    @Test
+    void aSecondReleaseOfTheObjectTheOwedLookHoldsIsRefused() throws Exception {
+        BoundedPool<Object> pool = null;
+        try {
+            pool = pool();
+            Stalled st = new Stalled(pool);
+            // 8. z is handed to W; W's owed look takes y and stops there.
+            BoundedPool<Object> p = pool;
+            WaitHooks.Gate wOwed = WaitHooks.arm(st.w, "owed");
+            pool.release(st.z);
+            await(() -> p.waiting() == 2, () -> "z was not handed to W");
+            st.wSpent.open();
+            assertTrue(wOwed.arrived.await(LIMIT.toMillis(), TimeUnit.MILLISECONDS), "W's owed look found nothing");
+            long released = pool.stats().released();
+
+            // 9. y was released once and acquired by nobody since: a second release must fail,
+            //    the pool unchanged, as for any idle object (Pool's Javadoc).
+            try {
+                pool.release(st.y);
+                fail("a second release of y was accepted while W's owed look held it: y would go out "
+                        + "twice; " + pool.stats());
+            } catch (IllegalStateException expected) {
+                assertEquals(released, pool.stats().released(), "the refused release was counted");
+            }
+            wOwed.open();
+            st.sStarved.open();
+            assertSame(st.z, st.gotW.get(LIMIT.toMillis(), TimeUnit.MILLISECONDS));
+            assertSame(st.y, st.gotS.get(LIMIT.toMillis(), TimeUnit.MILLISECONDS), "W's look gives y to S");
+            pool.release(st.x); // to C
+            assertSame(st.x, st.gotC.get(LIMIT.toMillis(), TimeUnit.MILLISECONDS));
+            pool.release(st.y);
+            pool.release(st.x);
+            pool.release(st.z);
+            PoolAssertions.assertBalanced(pool);
         } finally {
             end(pool);
         }

@@ -16,9 +16,10 @@ import org.objectweb.asm.Opcodes;
  * Stalls a waiter at a chosen point of {@code BoundedWaiting.awaitQueued}, which a virtual thread
  * cannot be stopped at otherwise (no call there can be overridden, nothing there blocks). The
  * method is retransformed so that four of its calls go through this class instead:
- * {@code states.takeIdle} ("look", before), {@code queue.starving()} ("mode", before),
+ * {@code states.reserveIdle} ("look", before), {@code queue.starving()} ("mode", before),
  * {@code queue.starve()} ("starved", after) and {@code queue.spendSignal(w)} ("spent" or
- * "kept", after). A test arms a one-shot {@link Gate} for a thread and a point; the thread stops
+ * "kept", after); and in {@code BoundedWaiting.lookForTheNext}, the look a waiter owes once
+ * served, {@code states.reserveIdle} ("owed", after, only when it took an entry). A test arms a one-shot {@link Gate} for a thread and a point; the thread stops
  * there until the gate opens. Test code only; undone by {@link #uninstall}.
  */
 final class WaitHooks {
@@ -73,9 +74,18 @@ final class WaitHooks {
 
     // ------------------------------------------------------------- the calls redirected here
 
-    static BoundedEntry takeIdle(BoundedStates s, int home, BoundedThreads.Local l) {
+    static BoundedEntry reserveIdle(BoundedStates s, int home) {
         at("look");
-        return s.takeIdle(home, l);
+        return s.reserveIdle(home);
+    }
+
+    /** The look of {@code BoundedWaiting.lookForTheNext}: stops ("owed") after it took an entry. */
+    static BoundedEntry owedReserveIdle(BoundedStates s, int home) {
+        BoundedEntry e = s.reserveIdle(home);
+        if (e != null) {
+            at("owed");
+        }
+        return e;
     }
 
     static boolean starving(BoundedWaitQueue q) {
@@ -117,6 +127,19 @@ final class WaitHooks {
             @Override
             public MethodVisitor visitMethod(int access, String m, String desc, String sig, String[] ex) {
                 MethodVisitor mv = super.visitMethod(access, m, desc, sig, ex);
+                if (m.equals("lookForTheNext")) {
+                    return new MethodVisitor(Opcodes.ASM9, mv) {
+                        @Override
+                        public void visitMethodInsn(int op, String owner, String n, String d, boolean itf) {
+                            if (op == Opcodes.INVOKEVIRTUAL && STATES.equals(owner) && n.equals("reserveIdle")) {
+                                super.visitMethodInsn(Opcodes.INVOKESTATIC, SELF, "owedReserveIdle",
+                                        "(L" + owner + ";" + d.substring(1), false);
+                            } else {
+                                super.visitMethodInsn(op, owner, n, d, itf);
+                            }
+                        }
+                    };
+                }
                 if (!m.equals("awaitQueued")) {
                     return mv;
                 }
@@ -124,7 +147,7 @@ final class WaitHooks {
                     @Override
                     public void visitMethodInsn(int op, String owner, String n, String d, boolean itf) {
                         boolean hooked = op == Opcodes.INVOKEVIRTUAL
-                                && (STATES.equals(owner) && n.equals("takeIdle")
+                                && (STATES.equals(owner) && n.equals("reserveIdle")
                                     || QUEUE.equals(owner) && (n.equals("starving")
                                         || n.equals("starve") || n.equals("spendSignal")));
                         if (hooked) {
