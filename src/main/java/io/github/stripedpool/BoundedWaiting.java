@@ -67,6 +67,12 @@ import java.util.concurrent.locks.LockSupport;
  * look too and skips it if served first; that one is covered by whoever holds the mark: the
  * front that keeps it passes it on, the front that spends it looks.
  *
+ * <p>A wake-up taken by the queue's lock. A waiter that takes the queue's lock (to spend the
+ * signal) may park inside it; the unpark of a hand-off made meanwhile then ends that park, and
+ * the waiter's own park would find no permit left and sleep to its timeout with the object
+ * handed over. So a waiter reads its outcome once more right before each park, after any lock it
+ * took: a server writes the outcome under the lock before it unparks.
+ *
  * <p>Served twice. A waiter that finds an entry or a unit by itself cancels its place; if the
  * cancel fails, it was served meanwhile and holds two: it keeps what it was handed and gives the
  * other back through the same release path ({@link #giveBack}). A waiter that times out or is
@@ -245,6 +251,12 @@ final class BoundedWaiting {
                     owesLook = true;
                     continue; // Dekker with a release that read the mark: look once more
                 }
+            }
+            if (w.outcome != BoundedWaitQueue.Waiter.WAITING) {
+                // Served since the loop's first line, maybe while waiting for the queue's lock
+                // (spendSignal): that lock's park may have taken the hand-off's unpark, and a
+                // park now would sleep to the timeout with the object handed over.
+                continue;
             }
             // Wake at the threshold only to switch the mode: in starving mode there is nothing
             // to switch, and every release hands its object to the oldest waiter, so sleep until

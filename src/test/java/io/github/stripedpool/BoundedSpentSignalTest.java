@@ -4,13 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -79,6 +83,50 @@ class BoundedSpentSignalTest {
         return got.get(LIMIT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** A waiter woken by a release whose object the releaser took back before it ran. */
+    private static final class Woken {
+        final Thread thread;
+        final CompletableFuture<Object> got;
+        /** The pool's parks once it had parked the first time. */
+        final long parked;
+
+        Woken(Thread thread, CompletableFuture<Object> got, long parked) {
+            this.thread = thread;
+            this.got = got;
+            this.parked = parked;
+        }
+    }
+
+    /**
+     * A virtual thread queues and parks on {@code pool}, whose one object {@code x} the caller
+     * holds; a release in normal mode wakes it (the mark), and the caller takes {@code x} back
+     * before the waiter runs, while a spinning virtual thread holds every carrier. Should the
+     * waiter win all the same (a carrier added by the scheduler), the round starts again.
+     */
+    private static Woken wokenAndBeaten(BoundedPool<Object> pool, Object x) throws Exception {
+        for (int round = 0; ; round++) {
+            assertTrue(round < 50, "in 50 rounds the woken waiter always won the object back");
+            CompletableFuture<Object> got = new CompletableFuture<>();
+            long before = pool.parks();
+            Thread t = acquiring(pool, got);
+            await(() -> pool.waiting() == 1 && pool.parks() == before + 1 && Spin.parked(t),
+                    () -> "A never parked: " + t.getState());
+            assertFalse(pool.starving());
+            Runnable stopSpinning = occupyEveryCarrier();
+            try {
+                pool.release(x);
+                assertSame(x, pool.acquire(Duration.ZERO));
+                return new Woken(t, got, before + 1);
+            } catch (PoolTimeoutException wonByTheWaiter) {
+                stopSpinning.run();
+                x = object(got);
+                t.join(LIMIT.toMillis());
+            } finally {
+                stopSpinning.run();
+            }
+        }
+    }
+
     @Test
     void aSignalOfNormalModeIsSpentOnceAQueueOfVirtualThreadsStarves() throws Exception {
         assumeTrue(TestSupport.virtualThreadsHere(), "virtual threads need JDK 21+");
@@ -89,32 +137,10 @@ class BoundedSpentSignalTest {
 
             // 1. A queues and parks; a release in normal mode wakes it, and the releaser takes
             //    its object back before A runs.
-            Thread a = null;
-            CompletableFuture<Object> gotA = null;
-            long parked = 0;
-            for (int round = 0; a == null; round++) {
-                assertTrue(round < 50, "in 50 rounds the woken waiter always won the object back");
-                CompletableFuture<Object> got = new CompletableFuture<>();
-                long before = pool.parks();
-                Thread t = acquiring(pool, got);
-                await(() -> pool.waiting() == 1 && pool.parks() == before + 1 && Spin.parked(t),
-                        () -> "A never parked: " + t.getState());
-                assertFalse(pool.starving());
-                Runnable stopSpinning = occupyEveryCarrier();
-                try {
-                    pool.release(x);
-                    assertSame(x, pool.acquire(Duration.ZERO));
-                    a = t;
-                    gotA = got;
-                    parked = before + 1;
-                } catch (PoolTimeoutException wonByTheWaiter) {
-                    stopSpinning.run();
-                    x = object(got);
-                    t.join(LIMIT.toMillis());
-                } finally {
-                    stopSpinning.run();
-                }
-            }
+            Woken w = wokenAndBeaten(pool, x);
+            Thread a = w.thread;
+            CompletableFuture<Object> gotA = w.got;
+            long parked = w.parked;
             assertTrue(pool.frontSignalled(), "the release should have woken the front waiter");
 
             // 2. A finds nothing, sleeps to its threshold, wakes, starves the queue, finds
@@ -155,5 +181,68 @@ class BoundedSpentSignalTest {
         } finally {
             pool.close();
         }
+    }
+
+    /**
+     * A hand-off to the front waiter while it waits for the queue's lock to spend the mark must
+     * wake it: the lock's park can take the hand-off's unpark, and a waiter that then parks
+     * without looking at its outcome sleeps to its timeout with the object handed to it (200
+     * virtual threads on 8 objects: a few of them slept their whole 60 s timeout in most runs).
+     * A, woken and beaten, sleeps to its threshold holding the mark; the test takes the queue's
+     * lock; A wakes, starves the queue, finds nothing and blocks on the lock in
+     * {@link BoundedWaitQueue#spendSignal}; the test, still holding the lock (it is reentrant),
+     * releases x, which is handed to A and unparks it inside the lock's wait; then unlocks.
+     */
+    @Test
+    void aHandOffWhileTheFrontWaitsForTheQueuesLockWakesIt() throws Exception {
+        assumeTrue(TestSupport.virtualThreadsHere(), "virtual threads need JDK 21+");
+        long threshold = 2 * THRESHOLD; // far longer than the steps before the lock is taken
+        BoundedPool<Object> pool = BoundedPool.start(Pool.builder(Object::new).maxTotal(1)
+                .acquireTimeout(LIMIT).settings("hand-off-in-lock"), threshold);
+        ReentrantLock lock = queueLock(pool);
+        try {
+            Object x = pool.acquire();
+            Woken a = wokenAndBeaten(pool, x);
+            await(() -> pool.parks() == a.parked + 1 && Spin.parked(a.thread),
+                    () -> "A never parked again: " + a.thread.getState());
+            lock.lock();
+            try {
+                assertFalse(pool.starving(), "A reached its threshold before the lock was taken: "
+                        + "the test cannot stage the race");
+                assertTrue(pool.frontSignalled(), "A should hold the mark");
+                await(() -> lock.hasQueuedThread(a.thread),
+                        () -> "A never waited for the queue's lock: starving " + pool.starving()
+                                + ", mark " + pool.frontSignalled() + ", " + a.thread.getState());
+                assertTrue(pool.starving(), "A should have starved the queue");
+                pool.release(x); // handed to A, which waits for the lock
+                assertEquals(0, pool.waiting(), "x was not handed to A");
+            } finally {
+                lock.unlock();
+            }
+            long bound = threshold + TimeUnit.SECONDS.toNanos(3); // far less than LIMIT, A's timeout
+            try {
+                assertSame(x, a.got.get(bound, TimeUnit.NANOSECONDS));
+            } catch (TimeoutException asleep) {
+                fail("A was handed x while it waited for the queue's lock and slept on (the lock's "
+                        + "park took the hand-off's wake-up): it would sleep to its timeout; "
+                        + a.thread.getState() + ", " + pool.stats());
+            }
+            pool.release(x);
+            a.thread.join(LIMIT.toMillis());
+            PoolAssertions.assertBalanced(pool);
+        } finally {
+            if (lock.isHeldByCurrentThread()) {
+                lock.unlock();
+            }
+            pool.close();
+        }
+    }
+
+    private static ReentrantLock queueLock(BoundedPool<?> pool) throws ReflectiveOperationException {
+        Field q = BoundedPool.class.getDeclaredField("waitQueue");
+        q.setAccessible(true);
+        Field l = BoundedWaitQueue.class.getDeclaredField("lock");
+        l.setAccessible(true);
+        return (ReentrantLock) l.get(q.get(pool));
     }
 }
