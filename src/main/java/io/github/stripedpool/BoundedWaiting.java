@@ -68,10 +68,13 @@ import java.util.concurrent.locks.LockSupport;
  * front that keeps it passes it on, the front that spends it looks.
  *
  * <p>A wake-up taken by the queue's lock. A waiter that takes the queue's lock (to spend the
- * signal) may park inside it; the unpark of a hand-off made meanwhile then ends that park, and
- * the waiter's own park would find no permit left and sleep to its timeout with the object
- * handed over. So a waiter reads its outcome once more right before each park, after any lock it
- * took: a server writes the outcome under the lock before it unparks.
+ * signal) may park inside it; the unpark of a hand-off made meanwhile, or of a mark passed on
+ * to it, then ends that park, and the waiter's own park would find no permit left: it would
+ * sleep to its timeout with the object handed over, or, marked, with no alarm in a mode that
+ * ended meanwhile, next to an idle object no release wakes it for. So a waiter that kept the
+ * signal goes round its loop again (outcome, look, mode, all read afresh) before it parks, and
+ * every park is preceded by a read of the outcome: a server writes it under the lock before it
+ * unparks.
  *
  * <p>Served twice. A waiter that finds an entry or a unit by itself cancels its place; if the
  * cancel fails, it was served meanwhile and holds two: it keeps what it was handed and gives the
@@ -251,6 +254,11 @@ final class BoundedWaiting {
                     owesLook = true;
                     continue; // Dekker with a release that read the mark: look once more
                 }
+                // Kept: while it waited for the queue's lock the mode may have ended and a mark
+                // been passed on to it (a hand-off to the front it followed), and the lock's park
+                // may have taken that wake-up: read everything again and look again, or it would
+                // park without an alarm, marked, in normal mode, and no release would wake it.
+                continue;
             }
             if (w.outcome != BoundedWaitQueue.Waiter.WAITING) {
                 // Served since the loop's first line, maybe while waiting for the queue's lock

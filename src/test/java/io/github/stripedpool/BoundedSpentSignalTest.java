@@ -238,7 +238,8 @@ class BoundedSpentSignalTest {
         }
     }
 
-    private static ReentrantLock queueLock(BoundedPool<?> pool) throws ReflectiveOperationException {
+    /** The queue's lock, to hold while a waiter waits for it. */
+    static ReentrantLock queueLock(BoundedPool<?> pool) throws ReflectiveOperationException {
         Field q = BoundedPool.class.getDeclaredField("waitQueue");
         q.setAccessible(true);
         Field l = BoundedWaitQueue.class.getDeclaredField("lock");
