@@ -99,6 +99,17 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         return p;
     }
 
+    /** A pool without maintenance and without a rehearsal: {@link Rehearsal}'s own. */
+    static <T> BoundedPool<T> unstarted(PoolSettings<T> settings) {
+        return new BoundedPool<>(settings, BoundedWaitQueue.STARVATION_NANOS, BoundedWaiting.YIELD);
+    }
+
+    /** The queue's hand-off and wake-up with nobody waiting; for {@link Rehearsal}. */
+    void rehearseQueue() {
+        waitQueue.handPermit();
+        waitQueue.signalFront();
+    }
+
     // ---------------------------------------------------------------- acquire
 
     @Override

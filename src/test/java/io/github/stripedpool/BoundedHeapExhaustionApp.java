@@ -89,33 +89,9 @@ final class BoundedHeapExhaustionApp {
         if (failuresInPhase2 == 0) {
             problems.append("\nphase 2: no acquire failed growing the table");
         }
-        // The whole capacity, at once, each object to one caller.
-        Set<AtomicInteger> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (; n < MAX_TOTAL; n++) {
-            try {
-                held[n] = pool.acquire(Duration.ofSeconds(2));
-            } catch (PoolTimeoutException e) {
-                problems.append("\ncapacity lost: ").append(n).append(" of maxTotal ").append(MAX_TOTAL)
-                        .append(" handed out at once: ").append(pool.stats());
-                break;
-            }
-            if (!distinct.add(held[n])) {
-                problems.append("\none object handed out twice");
-            }
-        }
+        n = handOutAtOnce(pool, held, n, MAX_TOTAL, problems);
         giveBack(pool, held, n);
-        PoolStats s = pool.stats();
-        if (s.created() - s.dropped() != s.idle() + s.inUse() || s.inUse() != 0) {
-            problems.append("\nunbalanced: ").append(s);
-        }
-        pool.close();
-        for (int i = 0; i < SUPPLY.length; i++) {
-            int destroys = SUPPLY[i].get();
-            if (destroys != (i < made ? 1 : 0)) {
-                problems.append("\nobject ").append(i).append(" of ").append(made).append(" made: destroyed ")
-                        .append(destroys).append(" times");
-            }
-        }
+        balancedAndDestroyedOnce(pool, SUPPLY, made, problems);
         System.out.println(problems.length() == 0 ? KEPT + ": " + made + " objects made; " + failuresInPhase1
                 + " acquires failed for want of memory after the factory, " + failuresInPhase2 + " growing the table"
                 : "FAILED:" + problems);
@@ -123,12 +99,13 @@ final class BoundedHeapExhaustionApp {
     }
 
     /**
-     * Every path the phases take, once before the heap is full: an idle entry popped stale
-     * (taken through the thread's hint while still in its stack), several objects held at once,
-     * an invalidation. A path first run in a full heap can fail halfway through its operation
-     * (likely a VarHandle call site, linked when it first runs, which allocates): without this,
-     * 3 runs of 6 ended with the first entry IDLE, its idle-stack flag set, in no stack, never
-     * handed out again. That is not what this program tests.
+     * Every path the phases take, once before the heap is full, on this pool: an idle entry
+     * popped stale (taken through the thread's hint while still in its stack), several objects
+     * held at once, an invalidation. A path first run in a full heap can fail halfway through its
+     * operation (a VarHandle call site is linked when it first runs, and that allocates): before
+     * building a pool rehearsed them ({@link Rehearsal}, tested by {@link ColdPathsApp}), 3 runs
+     * of 6 without this ended with the first entry IDLE, its idle-stack flag set, in no stack,
+     * never handed out again. This program tests creation in a full heap, not that.
      */
     private static void warmUp(Pool<AtomicInteger> pool) {
         pool.release(pool.acquire(Duration.ZERO));
@@ -152,7 +129,7 @@ final class BoundedHeapExhaustionApp {
         List<Object> hog = HeapExhaustionApp.fillTheHeap();
         n = tryWhileFull(pool, held, n, outcomes);
         hog.clear();
-        lastBytes = null;
+        freeLastBytes();
         System.gc();
         return n;
     }
@@ -180,7 +157,7 @@ final class BoundedHeapExhaustionApp {
     }
 
     /** Takes what is left of the heap, to the last few bytes, in the smallest arrays, chained. */
-    private static void topUp() {
+    static void topUp() {
         try {
             for (;;) {
                 Object[] link = new Object[1];
@@ -189,6 +166,60 @@ final class BoundedHeapExhaustionApp {
             }
         } catch (OutOfMemoryError full) {
             // even the smallest array does not fit
+        }
+    }
+
+    /** Gives back what {@link #topUp} took. */
+    static void freeLastBytes() {
+        lastBytes = null;
+    }
+
+    /**
+     * The whole capacity at once, each object to one caller: acquires into {@code held} from
+     * index {@code n} up to {@code maxTotal}, and notes in {@code problems} a unit lost (no object
+     * within 2 s) or an object handed out twice.
+     *
+     * @return how many objects {@code held} holds now
+     */
+    static int handOutAtOnce(Pool<AtomicInteger> pool, AtomicInteger[] held, int n, int maxTotal,
+            StringBuilder problems) {
+        Set<AtomicInteger> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (int i = 0; i < n; i++) {
+            distinct.add(held[i]);
+        }
+        for (; n < maxTotal; n++) {
+            try {
+                held[n] = pool.acquire(Duration.ofSeconds(2));
+            } catch (PoolTimeoutException e) {
+                problems.append("\ncapacity lost: ").append(n).append(" of maxTotal ").append(maxTotal)
+                        .append(" handed out at once: ").append(pool.stats());
+                break;
+            }
+            if (!distinct.add(held[n])) {
+                problems.append("\none object handed out twice");
+            }
+        }
+        return n;
+    }
+
+    /**
+     * With every object given back: notes in {@code problems} accounting that does not balance,
+     * then closes the pool and notes each of the first {@code made} objects of {@code supply}
+     * (each counting its destroys) not destroyed exactly once, and any other destroyed at all.
+     */
+    static void balancedAndDestroyedOnce(Pool<AtomicInteger> pool, AtomicInteger[] supply, int made,
+            StringBuilder problems) {
+        PoolStats s = pool.stats();
+        if (s.created() - s.dropped() != s.idle() + s.inUse() || s.inUse() != 0) {
+            problems.append("\nunbalanced: ").append(s);
+        }
+        pool.close();
+        for (int i = 0; i < supply.length; i++) {
+            int destroys = supply[i].get();
+            if (destroys != (i < made ? 1 : 0)) {
+                problems.append("\nobject ").append(i).append(" of ").append(made).append(" made: destroyed ")
+                        .append(destroys).append(" times");
+            }
         }
     }
 

@@ -51,6 +51,31 @@ class HeapExhaustionTest {
         boundedPoolKeepsItsCapacity(true);
     }
 
+    /**
+     * A bounded pool's first releases, acquisitions of idle objects and invalidation run while
+     * the heap is exhausted ({@link ColdPathsApp}): none may run out of memory (building the
+     * pool set their paths up: {@link Rehearsal}), and nothing may be lost. Each of them ran out
+     * of memory, and one halfway through a first release left an entry idle in no idle stack,
+     * never handed out again: two units of maxTotal 4 lost.
+     */
+    @Test
+    void aBoundedPoolsFirstReleasesAndAcquisitionsNeedNoMemory() throws Exception {
+        firstPathsNeedNoMemory("bounded");
+    }
+
+    /** The same for an unbounded pool with reset and destroy hooks. */
+    @Test
+    void anUnboundedPoolsFirstReleasesAndAcquisitionsNeedNoMemory() throws Exception {
+        firstPathsNeedNoMemory("unbounded");
+    }
+
+    private static void firstPathsNeedNoMemory(String engine) throws Exception {
+        String out = ChildJvm.run(ColdPathsApp.class, 100, "-Xmx32m", "-XX:+UseSerialGC",
+                "-D" + ColdPathsApp.ENGINE_PROPERTY + "=" + engine);
+        System.out.println(out.lines().filter(l -> l.contains(ColdPathsApp.WARM)).findFirst().orElse(""));
+        assertTrue(out.contains(ColdPathsApp.WARM), out);
+    }
+
     private static void boundedPoolKeepsItsCapacity(boolean watched) throws Exception {
         String out = ChildJvm.run(BoundedHeapExhaustionApp.class, 100, "-Xmx32m", "-XX:+UseSerialGC",
                 "-D" + BoundedHeapExhaustionApp.WATCHED_PROPERTY + "=" + watched);

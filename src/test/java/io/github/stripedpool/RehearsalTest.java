@@ -1,0 +1,38 @@
+package io.github.stripedpool;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The rehearsal of the pools' paths that the first build of the JVM runs ({@link Rehearsal};
+ * whether it does its job is {@code HeapExhaustionTest}'s, in a child JVM): it must not fail the
+ * build of a thread that was interrupted, nor clear its interrupt.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RehearsalTest {
+
+    @Test
+    void anInterruptedThreadRehearsesAndStaysInterrupted() {
+        Thread.currentThread().interrupt();
+        try {
+            Rehearsal.run();
+            assertTrue(Thread.currentThread().isInterrupted(), "the rehearsal cleared the thread's interrupt");
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
+    void aPoolBuiltByAnInterruptedThreadWorks() {
+        Thread.currentThread().interrupt();
+        try (Pool<Object> pool = Pool.builder(Object::new).maxTotal(1).name("interrupted-build").build()) {
+            pool.release(pool.acquire());
+            assertTrue(Thread.currentThread().isInterrupted());
+        } finally {
+            Thread.interrupted();
+        }
+    }
+}
