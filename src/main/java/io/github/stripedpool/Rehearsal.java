@@ -29,9 +29,11 @@ import java.util.function.Predicate;
  * waiting. The unbounded engine, without hooks and with reset and destroy hooks (its plain and
  * exact paths): creations, the private slot, its spare entries and the stripes, each put and
  * taken, the fast paths, an invalidation. Then statistics and close. A virtual thread that
- * builds the first pool rehearses the virtual paths, a platform thread the platform ones. Not
- * rehearsed: leak detection, objects held too long, maintenance and aging (their own threads,
- * see {@link Background}), stealing, and hand-offs to a waiting thread. The throwaway pools run
+ * builds the first pool rehearses the virtual paths, a platform thread the platform ones. The
+ * throwaway pools take their leak detection from the system property, as the application's
+ * pools do unless they set it. Not rehearsed: leak detection otherwise, objects held too long,
+ * maintenance and aging (their own threads, see {@link Background}), stealing, and hand-offs
+ * to a waiting thread. The throwaway pools run
  * no maintenance, are registered nowhere and are closed before the build goes on; nothing of
  * them stays reachable. A Flight Recorder recording with a threshold of 0 for the wait event
  * shows the timed-out wait, of the pool named {@code striped-pool-rehearsal}.
