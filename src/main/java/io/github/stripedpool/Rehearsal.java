@@ -36,7 +36,7 @@ import java.util.function.Predicate;
  * to a waiting thread. The throwaway pools run
  * no maintenance, are registered nowhere and are closed before the build goes on; nothing of
  * them stays reachable. A Flight Recorder recording with a threshold of 0 for the wait event
- * shows the timed-out wait, of the pool named {@code striped-pool-rehearsal}.
+ * shows the timed-out wait, of the pool named {@code io.github.stripedpool.Rehearsal}.
  */
 final class Rehearsal {
     private static volatile boolean done;
@@ -93,7 +93,7 @@ final class Rehearsal {
 
     private static void bounded() {
         PoolSettings<Object> settings = Pool.builder(FACTORY).maxTotal(2).validate(VALID).reset(NOTHING)
-                .destroy(NOTHING).settings("striped-pool-rehearsal");
+                .destroy(NOTHING).settings("io.github.stripedpool.Rehearsal");
         BoundedPool<Object> p = BoundedPool.unstarted(settings);
         try {
             Object a = p.acquire(Duration.ZERO); // creations
@@ -123,7 +123,7 @@ final class Rehearsal {
         if (hooks) {
             b.reset(NOTHING).destroy(NOTHING);
         }
-        UnboundedPool<Object> p = new UnboundedPool<>(b.settings("striped-pool-rehearsal"));
+        UnboundedPool<Object> p = new UnboundedPool<>(b.settings("io.github.stripedpool.Rehearsal"));
         try {
             for (int round = 0; round < 3; round++) { // first the slow paths, then the fast ones
                 Object[] held = new Object[4];
