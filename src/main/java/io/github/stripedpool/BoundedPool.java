@@ -237,7 +237,12 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         if (l != null) {
             l.hint = e;
         } else {
-            threads.hintVirtual(e);
+            try {
+                threads.hintVirtual(e);
+            } catch (OutOfMemoryError | StackOverflowError noRoom) {
+                // A hint is only a hint; the object, already the caller's, is not given up for
+                // it. (Its first write links a call site, which allocates: see Rehearsal.)
+            }
         }
         return borrowed(e, x);
     }

@@ -27,7 +27,7 @@ final class LeakSettings {
      */
     static final int DEFAULT_INTERVAL = 1024;
 
-    private static final LeakSettings DISABLED = new LeakSettings(LeakDetection.DISABLED, 1, null);
+    static final LeakSettings DISABLED = new LeakSettings(LeakDetection.DISABLED, 1, null);
 
     final LeakDetection level;
     final int interval;

@@ -495,7 +495,7 @@ public final class PoolBuilder<T> {
     public Pool<T> build() {
         PoolSettings<T> s = settings(name != null ? name : "pool-" + UNNAMED.incrementAndGet());
         Background.prepare();
-        Rehearsal.ensure(); // the first pool of the JVM: see there
+        Rehearsal.ensure(s.leaks); // the first pool of the JVM: see there
         Pool<T> engine;
         if (maxTotal > 0) {
             checkBounded();

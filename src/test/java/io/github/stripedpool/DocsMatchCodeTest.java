@@ -64,7 +64,7 @@ class DocsMatchCodeTest {
     @Test
     void everyDocumentedThreadNameIsOneTheLibraryUses() throws IOException {
         Set<String> known = Set.of(AgingClock.THREAD_NAME, MaintenanceClock.THREAD_NAME,
-                LeakReaper.THREAD_NAME, Background.WORKER_NAME + "-N");
+                LeakReaper.THREAD_NAME, Background.WORKER_NAME + "-N", Rehearsal.THREAD_NAME);
         List<Path> texts = new ArrayList<>(pages());
         try (Stream<Path> src = Files.walk(Path.of("src/main/java"))) {
             src.filter(p -> p.toString().endsWith(".java")).forEach(texts::add);

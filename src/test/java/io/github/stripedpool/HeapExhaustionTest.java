@@ -2,6 +2,8 @@ package io.github.stripedpool;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -69,9 +71,26 @@ class HeapExhaustionTest {
         firstPathsNeedNoMemory("unbounded");
     }
 
-    private static void firstPathsNeedNoMemory(String engine) throws Exception {
-        String out = ChildJvm.run(ColdPathsApp.class, 100, "-Xmx32m", "-XX:+UseSerialGC",
-                "-D" + ColdPathsApp.ENGINE_PROPERTY + "=" + engine);
+    /**
+     * The same with a pool built on one kind of thread and used by the other (JDK 21+): each
+     * kind's paths are rehearsed whatever the builder's kind. Built on a platform thread, a
+     * virtual thread's first acquisitions ran out of memory, and one after its object was taken
+     * lost it (a unit of maxTotal, never destroyed); built on a virtual thread, a platform
+     * thread's first operations lost the unbounded pool's objects as above.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"bounded, virtual-user", "bounded, virtual-builder",
+        "unbounded, virtual-user", "unbounded, virtual-builder"})
+    void eachKindOfThreadsFirstPathsNeedNoMemory(String engine, String threads) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(TestSupport.virtualThreadsHere(), "virtual threads need JDK 21+");
+        firstPathsNeedNoMemory(engine, "-D" + ColdPathsApp.THREADS_PROPERTY + "=" + threads);
+    }
+
+    private static void firstPathsNeedNoMemory(String engine, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("-Xmx32m", "-XX:+UseSerialGC",
+                "-D" + ColdPathsApp.ENGINE_PROPERTY + "=" + engine));
+        args.addAll(List.of(more));
+        String out = ChildJvm.run(ColdPathsApp.class, 100, args.toArray(new String[0]));
         System.out.println(out.lines().filter(l -> l.contains(ColdPathsApp.WARM)).findFirst().orElse(""));
         assertTrue(out.contains(ColdPathsApp.WARM), out);
     }

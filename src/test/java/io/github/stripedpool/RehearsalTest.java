@@ -18,10 +18,32 @@ class RehearsalTest {
     void anInterruptedThreadRehearsesAndStaysInterrupted() {
         Thread.currentThread().interrupt();
         try {
-            Rehearsal.run();
+            Rehearsal.run(LeakSettings.DISABLED);
             assertTrue(Thread.currentThread().isInterrupted(), "the rehearsal cleared the thread's interrupt");
         } finally {
             Thread.interrupted();
+        }
+    }
+
+    /**
+     * The throwaway pools read no system property: a bad leak-detection property fails only the
+     * builds that use it, not one that sets its own level (it failed every build, since the
+     * rehearsal was never done).
+     */
+    @Test
+    void aBadLeakDetectionPropertyDoesNotFailTheRehearsal() {
+        String before = System.getProperty(LeakSettings.LEVEL_PROPERTY);
+        System.setProperty(LeakSettings.LEVEL_PROPERTY, "bogus");
+        try {
+            Rehearsal.run(LeakSettings.DISABLED);
+            Rehearsal.run(LeakSettings.resolve(LeakDetection.PARANOID, 0, null));
+            Rehearsal.run(LeakSettings.resolve(LeakDetection.SAMPLED, 3, null));
+        } finally {
+            if (before == null) {
+                System.clearProperty(LeakSettings.LEVEL_PROPERTY);
+            } else {
+                System.setProperty(LeakSettings.LEVEL_PROPERTY, before);
+            }
         }
     }
 
