@@ -110,6 +110,17 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         waitQueue.signalFront();
     }
 
+    /**
+     * Runs a virtual thread's acquire path on the calling thread, whatever its kind: from the
+     * idle stacks, writing its hint slot, then through that slot; each object released again.
+     * For {@link Rehearsal}, with an object idle and none in use.
+     */
+    void rehearseVirtualPaths() {
+        for (int i = 0; i < 2; i++) {
+            release(acquireVirtual(0L, System.nanoTime()));
+        }
+    }
+
     // ---------------------------------------------------------------- acquire
 
     @Override

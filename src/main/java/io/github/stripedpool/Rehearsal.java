@@ -22,18 +22,23 @@ import java.util.function.Predicate;
  * a static initialiser are initialised by {@link Background#prepare}; this links what they run.)
  *
  * <p>What. On the building thread, once per JVM (two first builds at once may both run it,
- * harmlessly), then, on JDK 21+, on a thread of the other kind, which the builder waits for:
- * a platform thread's private tier and a virtual thread's hint slots are different paths (built
- * on a platform thread, a virtual thread's first acquisitions ran out of memory in a full heap;
- * built on a virtual thread, a platform thread's first releases lost the unbounded pool's
- * objects). The bounded engine: creations, releases through the thread's hint and through
- * the index, pushes and pops of the idle stacks (a stale entry too), validation, reset and
- * destroy hooks (no-ops), an invalidation that frees an entry and gives its capacity back, a
- * wait that times out in the queue (about 50 µs; on a virtual thread a timeout at once, since
- * its first timed park would start the JDK's timer thread for virtual threads for good), the
- * queue's hand-off and wake-up with nobody waiting. The unbounded engine, without hooks and
- * with reset and destroy hooks (its plain and exact paths): creations, the private slot, its
- * spare entries and the stripes, each put and taken, the fast paths, an invalidation. Then
+ * harmlessly). A platform thread's private tier and a virtual thread's hint slots are different
+ * paths (built on a platform thread, a virtual thread's first acquisitions ran out of memory in
+ * a full heap; built on a virtual thread, a platform thread's first releases lost the unbounded
+ * pool's objects): the virtual paths are called directly, whatever the builder's kind (a call
+ * site is linked once, by any thread), and a virtual builder has a platform thread take the
+ * platform paths. No virtual thread is started: in an application that uses none, one would
+ * start the JDK's carrier and timer threads, and it could wait for a carrier for as long as
+ * every carrier is busy or pinned (a build inside a class initialiser that request handlers on
+ * virtual threads wait for, found by review: 10 s). The bounded engine: creations, releases
+ * through the thread's hint and through the index, pushes and pops of the idle stacks (a stale
+ * entry too), validation, reset and destroy hooks (no-ops), an invalidation that frees an entry
+ * and gives its capacity back, a wait that times out in the queue (about 50 µs), the queue's
+ * hand-off and wake-up with nobody waiting, a virtual thread's acquisitions (from the idle
+ * stacks, then through its hint slot). The unbounded engine, without hooks and with reset and
+ * destroy hooks (its plain and exact paths): creations, the private slot, its spare entries
+ * and the stripes, each put and taken, the fast paths, an invalidation, a virtual thread's
+ * acquisition and release through its stripe. Then
  * statistics and close. All of it with no leak detection and with the level of the pool being
  * built. The throwaway pools read no system property (a bad value there must fail only the
  * builds that use it). Not rehearsed: other levels of leak detection, objects held too long,
@@ -47,7 +52,7 @@ import java.util.function.Predicate;
 final class Rehearsal {
     /** The platform thread that rehearses when the first build runs on a virtual thread. */
     static final String THREAD_NAME = "striped-pool-rehearsal";
-    /** How long the builder waits for the rehearsal on the other kind of thread. */
+    /** How long a virtual builder waits for the rehearsal on a platform thread. */
     private static final long OTHER_THREAD_MILLIS = 10_000;
     private static final String POOL_NAME = "io.github.stripedpool.Rehearsal";
 
@@ -71,20 +76,23 @@ final class Rehearsal {
     }
 
     /**
-     * Rehearses now, done or not (for tests): on the calling thread, then, on JDK 21+, on a
-     * thread of the other kind (a virtual thread for a platform builder, a platform thread for
-     * a virtual one), which the builder waits for, at most {@link #OTHER_THREAD_MILLIS}: the
-     * two kinds take different paths (the private tier, the virtual hint slots). Each with no
-     * leak detection and with the level of {@code leaks}. An interrupt of the building thread is
-     * held back meanwhile, so that the wait's path is rehearsed whole, and set again afterwards;
-     * one that comes during the rehearsal ends its wait early and stays set.
+     * Rehearses now, done or not (for tests), on the calling thread: its own kind's paths, and
+     * the virtual paths called directly (a call site is linked once, whatever the kind of the
+     * thread that runs it). A virtual builder cannot take a platform thread's paths (its private
+     * tier): on JDK 21+ they run on a platform thread, which the builder waits for, at most
+     * {@link #OTHER_THREAD_MILLIS} and not past an interrupt; a thread that cannot be started is
+     * skipped. Each with no leak detection and with the level of {@code leaks}. An interrupt of
+     * the building thread is held back meanwhile, so that the wait's path is rehearsed whole,
+     * and set again afterwards; one that comes during the rehearsal ends its wait early and
+     * stays set.
      */
     static void run(LeakSettings leaks) {
         boolean interrupted = Thread.interrupted();
         try {
-            boolean virtual = Threads.VIRTUAL_THREADS && Threads.isVirtual(Thread.currentThread());
-            everything(leaks, !virtual);
-            interrupted |= onTheOtherKind(leaks, virtual);
+            everything(leaks);
+            if (Threads.VIRTUAL_THREADS && Threads.isVirtual(Thread.currentThread())) {
+                interrupted |= onAPlatformThread(leaks);
+            }
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
@@ -92,55 +100,50 @@ final class Rehearsal {
         }
     }
 
-    /**
-     * Every rehearsal, with no leak detection and with {@code leaks}'s level. A virtual thread
-     * makes no wait that parks with a timeout ({@code waits} false): its first such park starts
-     * the JDK's timer thread for virtual threads, for good, in an application that may never
-     * use one otherwise.
-     */
-    private static void everything(LeakSettings leaks, boolean waits) {
-        bounded(LeakSettings.DISABLED, waits);
+    /** Every rehearsal, with no leak detection and with {@code leaks}'s level. */
+    private static void everything(LeakSettings leaks) {
+        bounded(LeakSettings.DISABLED);
         unbounded(LeakSettings.DISABLED, false);
         unbounded(LeakSettings.DISABLED, true);
         if (leaks.level != LeakDetection.DISABLED) {
-            bounded(leaks, waits);
+            bounded(leaks);
             unbounded(leaks, false);
             unbounded(leaks, true);
         }
     }
 
-    /** Rehearses on a thread of the other kind, if there is one; true if interrupted meanwhile. */
-    private static boolean onTheOtherKind(final LeakSettings leaks, final boolean virtualHere) {
-        if (!Threads.VIRTUAL_THREADS) {
-            return false;
-        }
+    /**
+     * Rehearses on a new platform thread, for a virtual builder; true if interrupted meanwhile
+     * (the wait then ends). Best effort: a thread that cannot be started, or a rehearsal that
+     * fails there, leaves those paths to be set up at their first use, as without this.
+     */
+    private static boolean onAPlatformThread(final LeakSettings leaks) {
         Runnable body = new Runnable() { // no lambda: see ClockThread
             @Override
             public void run() {
                 try {
-                    everything(leaks, virtualHere);
+                    everything(leaks);
                 } catch (Throwable best) {
-                    // best effort: a path not rehearsed is one first run later, as without this
+                    // best effort: see above
                 }
             }
         };
         Thread t;
-        if (virtualHere) {
+        try {
             t = Background.newThread(body, THREAD_NAME);
             t.start();
-        } else {
-            t = Threads.startVirtual(body);
+        } catch (Throwable noThread) {
+            return false;
         }
-        boolean interrupted = false;
         long deadline = System.nanoTime() + OTHER_THREAD_MILLIS * 1_000_000L;
         for (long left; t.isAlive() && (left = deadline - System.nanoTime()) > 0; ) {
             try {
                 t.join(Math.max(1, left / 1_000_000L));
             } catch (InterruptedException e) {
-                interrupted = true;
+                return true;
             }
         }
-        return interrupted;
+        return false;
     }
 
     private static final ObjectFactory<Object> FACTORY = new ObjectFactory<Object>() {
@@ -173,7 +176,7 @@ final class Rehearsal {
         return b;
     }
 
-    private static void bounded(LeakSettings leaks, boolean waits) {
+    private static void bounded(LeakSettings leaks) {
         PoolSettings<Object> settings = builder(leaks).maxTotal(2).validate(VALID).reset(NOTHING)
                 .destroy(NOTHING).settings(POOL_NAME);
         BoundedPool<Object> engine = BoundedPool.unstarted(settings);
@@ -186,8 +189,7 @@ final class Rehearsal {
             b = p.acquire(Duration.ZERO); // through the hint, b still in its stack
             a = p.acquire(Duration.ZERO); // a popped from the stack
             try {
-                // b popped stale, nothing idle: queued, timed out; or, not waiting, timed out at once
-                p.acquire(Duration.ofNanos(waits ? 50_000 : 0));
+                p.acquire(Duration.ofNanos(50_000)); // b popped stale, nothing idle: queued, timed out
             } catch (PoolTimeoutException | PoolInterruptedException expected) {
                 // the path is the point; an interrupt sent meanwhile stays set
             }
@@ -196,6 +198,7 @@ final class Rehearsal {
             p.release(a);
             p.release(b);
             engine.rehearseQueue();
+            engine.rehearseVirtualPaths(); // a and b idle, none in use
             p.stats();
         } finally {
             p.close(); // destroys both
@@ -203,15 +206,18 @@ final class Rehearsal {
     }
 
     private static void unbounded(LeakSettings leaks, boolean hooks) {
-        PoolBuilder<Object> b = builder(leaks).maxIdle(8);
+        PoolBuilder<Object> b = builder(leaks).maxIdle(4 * PrivateSlot.SPARES);
         if (hooks) {
             b.reset(NOTHING).destroy(NOTHING);
         }
         PoolSettings<Object> settings = b.settings(POOL_NAME);
-        Pool<Object> p = settings.leaks.wrap(new UnboundedPool<>(settings));
+        UnboundedPool<Object> engine = new UnboundedPool<>(settings);
+        Pool<Object> p = settings.leaks.wrap(engine);
         try {
-            for (int round = 0; round < 3; round++) { // first the slow paths, then the fast ones
-                Object[] held = new Object[4];
+            // First the slow paths, then the fast ones; more objects held at once than the
+            // private slot and its spare entries keep, so that the stripes are used too.
+            for (int round = 0; round < 3; round++) {
+                Object[] held = new Object[PrivateSlot.SPARES + 5];
                 for (int i = 0; i < held.length; i++) {
                     held[i] = p.acquire();
                 }
@@ -220,6 +226,7 @@ final class Rehearsal {
                 }
             }
             p.invalidate(p.acquire());
+            engine.rehearseVirtualPaths();
             p.stats();
         } finally {
             p.close();

@@ -27,29 +27,6 @@ final class Threads {
         }
     }
 
-    /** {@code Thread.startVirtualThread(Runnable)}, or null before JDK 21. */
-    private static final MethodHandle START_VIRTUAL = findStartVirtual();
-
-    private static MethodHandle findStartVirtual() {
-        try {
-            return MethodHandles.publicLookup().findStatic(Thread.class, "startVirtualThread",
-                    MethodType.methodType(Thread.class, Runnable.class));
-        } catch (NoSuchMethodException | IllegalAccessException e) {
-            return null;
-        }
-    }
-
-    /** Starts a virtual thread running {@code body}; only where {@link #VIRTUAL_THREADS}. */
-    static Thread startVirtual(Runnable body) {
-        try {
-            return (Thread) START_VIRTUAL.invokeExact(body);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new AssertionError("Thread.startVirtualThread declares no checked exception", e);
-        }
-    }
-
     static boolean isVirtual(Thread t) {
         try {
             return (boolean) IS_VIRTUAL.invokeExact(t);

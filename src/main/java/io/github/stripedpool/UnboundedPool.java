@@ -364,19 +364,35 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
             sampler.releasedSampled(object, "release");
         }
         if (virtual) {
-            int home = Threads.stripeOf(t, mask);
-            long[] shared = stripes[home].counts;
-            Counts.add(shared, Counts.RELEASED, 1);
-            if (reset == null || hooks.resetOrDrop(object, null, shared)) {
-                if (closed || pushAt(object, home, epoch) < 0) {
-                    UserHooks.rethrowVmError(hooks.drop(object, null, shared));
-                }
-            }
+            releaseVirtual(t, object);
             return;
         }
         Counts.add(poolCounts, Counts.RELEASED, 1); // closed
         if (reset == null || hooks.resetOrDrop(object, null, poolCounts)) {
             UserHooks.rethrowVmError(hooks.drop(object, null, poolCounts));
+        }
+    }
+
+    /** A virtual thread's release: to its stripe, counted there (it has no private slot). */
+    private void releaseVirtual(Thread t, T object) {
+        int home = Threads.stripeOf(t, mask);
+        long[] shared = stripes[home].counts;
+        Counts.add(shared, Counts.RELEASED, 1);
+        if (reset == null || hooks.resetOrDrop(object, null, shared)) {
+            if (closed || pushAt(object, home, epoch) < 0) {
+                UserHooks.rethrowVmError(hooks.drop(object, null, shared));
+            }
+        }
+    }
+
+    /**
+     * Runs a virtual thread's acquire and release paths on the calling thread, whatever its
+     * kind, twice (a creation, then a reuse from the stripe); for {@link Rehearsal}.
+     */
+    void rehearseVirtualPaths() {
+        Thread t = Thread.currentThread();
+        for (int i = 0; i < 2; i++) {
+            releaseVirtual(t, acquireShared(Threads.stripeOf(t, mask), null, null));
         }
     }
 

@@ -47,6 +47,43 @@ class RehearsalTest {
         }
     }
 
+    /**
+     * A platform builder's rehearsal needs no carrier of the virtual-thread scheduler: while a
+     * spinning virtual thread holds every carrier it must end at once. (It once started a
+     * virtual thread and waited for it: 10 s whenever the carriers were busy or pinned, as in a
+     * build inside a class initialiser that request handlers on virtual threads wait for.)
+     */
+    @Test
+    void aPlatformBuildersRehearsalNeedsNoCarrier() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(TestSupport.virtualThreadsHere(), "virtual threads need JDK 21+");
+        String set = System.getProperty("jdk.virtualThreadScheduler.parallelism");
+        int carriers = set != null ? Integer.parseInt(set) : Runtime.getRuntime().availableProcessors();
+        java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        for (int i = 0; i < carriers; i++) {
+            TestSupport.startVirtual(() -> {
+                running.incrementAndGet();
+                while (!stop.get()) {
+                    Thread.onSpinWait();
+                }
+            });
+        }
+        try {
+            Spin.until(() -> running.get() == carriers, java.time.Duration.ofSeconds(20),
+                    () -> running.get() + " of " + carriers + " carriers taken");
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+            Thread builder = new Thread(() -> {
+                Rehearsal.run(LeakSettings.DISABLED);
+                done.countDown();
+            }, "platform-builder");
+            builder.start();
+            assertTrue(done.await(5, TimeUnit.SECONDS),
+                    "a platform builder's rehearsal waited for a carrier: " + builder.getState());
+        } finally {
+            stop.set(true);
+        }
+    }
+
     @Test
     void aPoolBuiltByAnInterruptedThreadWorks() {
         Thread.currentThread().interrupt();
