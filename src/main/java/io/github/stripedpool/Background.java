@@ -118,11 +118,8 @@ final class Background {
         } catch (IllegalAccessException e) {
             throw new AssertionError("a class of the library's own package", e);
         }
-        try {
-            lookup.ensureInitialized(LeakEvent.class);
-        } catch (LinkageError | IllegalAccessException e) {
-            // No jdk.jfr module: the first leak report says so (see ReportDelivery).
-        }
+        // LeakEvent is not among them: FlightRecorderEvents initialises it when Flight Recorder
+        // starts, and no leak report touches it before.
         // The JDK's per-thread random numbers, which the pools draw from (a stripe to start at).
         ThreadLocalRandom.current();
         if (!timePrepared) {

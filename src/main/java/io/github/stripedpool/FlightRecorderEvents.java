@@ -1,5 +1,6 @@
 package io.github.stripedpool;
 
+import java.lang.invoke.MethodHandles;
 import java.lang.ref.WeakReference;
 import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -10,25 +11,57 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * {@code --add-modules jdk.jfr}): the statistics, wait and factory-failure event classes are
  * touched only here, inside a catch of {@link LinkageError} that switches events off for good at
  * the first failure. Leak events are the exception: {@link ReportDelivery} emits
- * {@link LeakEvent} itself, off the hot path, behind the same kind of catch. With no
- * recording running, each call costs a flag check and the event's own {@code isEnabled} check.
+ * {@link LeakEvent} itself, off the hot path, behind the same kind of catch, once
+ * {@link #recording()} says Flight Recorder is up.
+ *
+ * <p>No event class is touched before Flight Recorder is initialised in the JVM (a recording
+ * started by {@code -XX:StartFlightRecording}, {@code jcmd JFR.start}, Mission Control or the
+ * {@code jdk.jfr} API): the first use of an event class, or the registration of a periodic
+ * event, loads and sets up Flight Recorder's metadata, which took about 180 ms of a JVM's
+ * first {@code build()} (JDK 17, this library's own events unused). Until then no event could
+ * be recorded anyway: every event needs a recording, and a recording needs Flight Recorder
+ * initialised. A {@link jdk.jfr.FlightRecorderListener} registered while any pool is
+ * registered hears of the initialisation (at once, if it happened already) and only then sets
+ * up the events and the periodic hook.
  *
  * <p>The periodic {@link PoolStatsEvent} is fed from {@link #POOLS}, a queue of weak references
  * to every pool built; Flight Recorder calls the hook only while a recording enables the event,
  * and the hook forgets pools that were collected or closed.
+ *
+ * <p>Concurrency. {@link #recorderUp} goes from false to true once, after the event classes
+ * are set up. A pool registers by adding itself to {@link #POOLS} and then reading
+ * {@code recorderUp}; the listener sets {@code recorderUp} and then reads {@code POOLS}: both
+ * volatile accesses, so at least one of them sees the other, and a pool registered while
+ * Flight Recorder comes up gets the periodic hook from one side or the other (installing it
+ * twice is harmless: {@link #addHookOnce} does it once). Flight Recorder and its listeners hold
+ * the JVM's listener lock when they call ours, so the lock order is {@link #LISTENING} (held
+ * around adding and removing the listener), then Flight Recorder's, then this class's monitor
+ * (the hook), then Flight Recorder's event registry: nothing of ours is taken in the other
+ * order. Flight Recorder and every listener hold the library's class loader (a web
+ * application's) strongly: both are removed once the last registered pool is closed.
  */
 final class FlightRecorderEvents {
     private static final ConcurrentLinkedQueue<Registered> POOLS = new ConcurrentLinkedQueue<>();
 
     /** Cleared for good at the first {@link LinkageError}: the runtime has no usable jdk.jfr. */
     private static volatile boolean available = true;
+    /** Set once Flight Recorder is initialised and the event classes are set up; never cleared. */
+    private static volatile boolean recorderUp;
     /**
-     * The periodic hook while any pool is registered, else null; guarded by the class monitor.
+     * The periodic hook while any pool is registered and Flight Recorder is up, else null;
+     * guarded by the class monitor.
      * Flight Recorder holds it strongly, and through it this class and its class loader: it is
      * removed when the last registered pool is closed, so that the library's class loader can be
      * collected (a web application's, after undeploy).
      */
     private static Runnable hook;
+    /** Guards {@link #listener}; held while Flight Recorder's listener lock is taken. */
+    private static final Object LISTENING = new Object();
+    /**
+     * The listener registered with Flight Recorder, or null; guarded by {@link #LISTENING}.
+     * Typed {@code Object}, so that nothing of {@code jdk.jfr} is loaded before it is made.
+     */
+    private static Object listener;
 
     private FlightRecorderEvents() {
     }
@@ -49,17 +82,108 @@ final class FlightRecorderEvents {
             return;
         }
         POOLS.add(new Registered(pool, bounded));
-        addHookOnce(); // after the add: a concurrent removeHookIfIdle sees the pool, or we re-add
-        if (bounded) {
-            // The wait event's class loaded and set up by the recorder now, not in the first wait:
-            // there it took milliseconds before the event began (JDK 25, a recording on), so the
-            // event missed part of the wait, and a virtual thread waiting for the class to load
-            // would pin its carrier.
+        if (!recorderUp) {
+            listen(); // after the add: see the class comment
+        }
+        if (recorderUp) {
+            addHookOnce(); // after the add: a concurrent removeHookIfIdle sees the pool, or we re-add
+        }
+    }
+
+    /**
+     * Whether Flight Recorder is initialised in this JVM and the library's events are set up:
+     * until then no event can be recorded, and no event class is touched.
+     */
+    static boolean recording() {
+        return recorderUp;
+    }
+
+    /** Whether the runtime has a usable jdk.jfr, as far as the library has seen. */
+    static boolean available() {
+        return available;
+    }
+
+    /** Registers the listener unless it is registered; Flight Recorder may call it at once. */
+    private static void listen() {
+        synchronized (LISTENING) {
+            if (listener != null) {
+                return;
+            }
             try {
-                new AcquireWaitEvent().isEnabled();
-            } catch (LinkageError e) {
+                listener = RecorderStart.add(); // no jdk.jfr: NoClassDefFoundError
+            } catch (LinkageError | SecurityException e) {
                 available = false;
             }
+        }
+    }
+
+    /** Removes the listener once no pool is registered, so that it holds no class loader. */
+    private static void stopListeningIfIdle() {
+        synchronized (LISTENING) {
+            if (listener == null || !POOLS.isEmpty()) {
+                return; // a pool registered meanwhile keeps it
+            }
+            try {
+                RecorderStart.remove(listener);
+            } catch (LinkageError | SecurityException e) {
+                available = false;
+            }
+            listener = null;
+        }
+    }
+
+    /**
+     * Hears that Flight Recorder is initialised. Every use of a {@code jdk.jfr} type as such is
+     * in here: the verifier of a class that passes this one where a
+     * {@code FlightRecorderListener} is expected loads that interface, so without jdk.jfr
+     * {@link FlightRecorderEvents} itself would fail to load, not only this class.
+     */
+    private static final class RecorderStart implements jdk.jfr.FlightRecorderListener {
+        /** Registers a new listener; Flight Recorder runs it at once if it is up already. */
+        static Object add() {
+            RecorderStart l = new RecorderStart();
+            jdk.jfr.FlightRecorder.addListener(l);
+            return l;
+        }
+
+        static void remove(Object listener) {
+            jdk.jfr.FlightRecorder.removeListener((RecorderStart) listener);
+        }
+
+        @Override
+        public void recorderInitialized(jdk.jfr.FlightRecorder recorder) {
+            recorderStarted();
+        }
+    }
+
+    /**
+     * Sets up the events once Flight Recorder is initialised, on the thread that initialised it
+     * (or that registered the listener after that), holding Flight Recorder's listener lock.
+     * Never throws: a failure here must not keep Flight Recorder from starting.
+     */
+    private static void recorderStarted() {
+        if (recorderUp || !available) {
+            return;
+        }
+        try {
+            // Loaded and set up by the recorder now, not in a first wait: there it took
+            // milliseconds before the event began (JDK 25, a recording on), so the event missed
+            // part of the wait, and a virtual thread waiting for the class to load would pin
+            // its carrier.
+            new AcquireWaitEvent().isEnabled();
+            // And the leak event: a class whose initialiser fails once (out of memory in a full
+            // heap, in a worker's first leak report) fails every later use.
+            MethodHandles.lookup().ensureInitialized(LeakEvent.class);
+        } catch (LinkageError e) {
+            available = false;
+            return;
+        } catch (Throwable e) {
+            Background.logFailure("pool events are not recorded for Flight Recorder: setting them up failed", e);
+            return;
+        }
+        recorderUp = true;
+        if (!POOLS.isEmpty()) {
+            addHookOnce(); // after recorderUp: see the class comment
         }
     }
 
@@ -97,6 +221,7 @@ final class FlightRecorderEvents {
         }
         if (POOLS.isEmpty()) {
             removeHookIfIdle();
+            stopListeningIfIdle();
         }
     }
 
@@ -127,7 +252,7 @@ final class FlightRecorderEvents {
 
     /** Records a failed factory call; {@code failure} is null when the factory returned null. */
     static void factoryFailed(String pool, Throwable failure) {
-        if (!available) {
+        if (!recorderUp || !available) {
             return;
         }
         try {
@@ -141,12 +266,13 @@ final class FlightRecorderEvents {
 
     /**
      * Starts timing a wait of a bounded pool. Returns a token for {@link #waitEnded}, or null
-     * when no recording wants the event (the common case). The event is made before its
+     * when no recording wants the event (the common case; with Flight Recorder not initialised,
+     * without touching the event class). The event is made before its
      * {@code isEnabled()} check, as Flight Recorder requires; once compiled, escape analysis
      * removes that allocation when the check fails, and only the interpreter makes it.
      */
     static Object waitStarted() {
-        if (!available) {
+        if (!recorderUp || !available) {
             return null;
         }
         try {

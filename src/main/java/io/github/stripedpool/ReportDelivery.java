@@ -23,7 +23,14 @@ final class ReportDelivery {
 
     static void deliver(LeakReport report, String pool, Consumer<? super LeakReport> listener) {
         // Flight recorder and log first: a listener that blocks or throws must not hide them.
-        if (flightRecorder) {
+        if (flightRecorder && !FlightRecorderEvents.available()) {
+            // Found by the pools' registration: a runtime image without the jdk.jfr module.
+            flightRecorder = false;
+            warn("leak reports are not recorded for Flight Recorder: the module jdk.jfr is "
+                    + "not available", null);
+        } else if (flightRecorder && FlightRecorderEvents.recording()) {
+            // Not before Flight Recorder is initialised: no recording could take the event, and
+            // its class's first use would set up Flight Recorder's metadata for nothing.
             try {
                 LeakEvent.emit(report);
             } catch (LinkageError e) {

@@ -20,12 +20,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The library loads {@code BoundedThreads.Local} and {@code AcquireWaitEvent} when a pool is
- * built, because "a virtual thread that waits there while another loads it pins its carrier"
- * (BoundedThreads.loadNow; BoundedVirtualThreadTest counts such "lateClasses"). The classes of
- * the wait itself are not: in a fresh JVM, the first virtual threads that wait load
- * {@code BoundedWaitQueue$Waiter}, and the first that time out load
- * {@code PoolTimeoutException}, on a virtual thread, under the class loader's lock.
+ * The library loads {@code BoundedThreads.Local} when a pool is built, and
+ * {@code AcquireWaitEvent} when Flight Recorder starts (the recording below), because "a virtual
+ * thread that waits there while another loads it pins its carrier" (BoundedThreads.loadNow;
+ * BoundedVirtualThreadTest counts such "lateClasses"). The classes of the wait itself are not:
+ * in a fresh JVM, the first virtual threads that wait load {@code BoundedWaitQueue$Waiter}, and
+ * the first that time out load {@code PoolTimeoutException}, on a virtual thread, under the
+ * class loader's lock.
  * BoundedVirtualThreadExperiment hides it with an unrecorded warm-up round. Runs in a child JVM
  * (JDK 21+), so that no earlier test has loaded the classes.
  */
