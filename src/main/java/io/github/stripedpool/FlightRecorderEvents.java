@@ -22,7 +22,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * be recorded anyway: every event needs a recording, and a recording needs Flight Recorder
  * initialised. A {@link jdk.jfr.FlightRecorderListener} registered while any pool is
  * registered hears of the initialisation (at once, if it happened already) and only then sets
- * up the events and the periodic hook.
+ * up the events and the periodic hook; an event's own path asks Flight Recorder whether it is
+ * initialised as long as the events are not set up, and sets them up itself if the listener
+ * has not ({@link #recording()}).
  *
  * <p>The periodic {@link PoolStatsEvent} is fed from {@link #POOLS}, a queue of weak references
  * to every pool built; Flight Recorder calls the hook only while a recording enables the event,
@@ -92,9 +94,28 @@ final class FlightRecorderEvents {
 
     /**
      * Whether Flight Recorder is initialised in this JVM and the library's events are set up:
-     * until then no event can be recorded, and no event class is touched.
+     * until then no event can be recorded, and no event class is touched. Asks Flight Recorder
+     * itself until the events are set up, and sets them up if the listener has not yet: so
+     * that events never depend on a listener being registered (a pool made without the builder
+     * registers none) nor on its having run (it runs after Flight Recorder says it is
+     * initialised). A static read while Flight Recorder is not initialised.
      */
     static boolean recording() {
+        if (recorderUp) {
+            return true;
+        }
+        if (!available) {
+            return false;
+        }
+        try {
+            if (!RecorderStart.initialized()) {
+                return false;
+            }
+        } catch (LinkageError e) {
+            available = false;
+            return false;
+        }
+        recorderStarted();
         return recorderUp;
     }
 
@@ -146,6 +167,10 @@ final class FlightRecorderEvents {
             return l;
         }
 
+        static boolean initialized() {
+            return jdk.jfr.FlightRecorder.isInitialized();
+        }
+
         static void remove(Object listener) {
             jdk.jfr.FlightRecorder.removeListener((RecorderStart) listener);
         }
@@ -157,9 +182,11 @@ final class FlightRecorderEvents {
     }
 
     /**
-     * Sets up the events once Flight Recorder is initialised, on the thread that initialised it
-     * (or that registered the listener after that), holding Flight Recorder's listener lock.
-     * Never throws: a failure here must not keep Flight Recorder from starting.
+     * Sets up the events once Flight Recorder is initialised: from the listener, on the thread
+     * that initialised it (or that registered the listener after that), holding Flight
+     * Recorder's listener lock; or from {@link #recording()}, on the thread of an event, holding
+     * no lock. Idempotent, and a race only repeats it. Never throws: a failure here must not keep
+     * Flight Recorder from starting, nor reach an acquire; it switches events off for good.
      */
     private static void recorderStarted() {
         if (recorderUp || !available) {
@@ -178,6 +205,7 @@ final class FlightRecorderEvents {
             available = false;
             return;
         } catch (Throwable e) {
+            available = false;
             Background.logFailure("pool events are not recorded for Flight Recorder: setting them up failed", e);
             return;
         }
@@ -252,7 +280,7 @@ final class FlightRecorderEvents {
 
     /** Records a failed factory call; {@code failure} is null when the factory returned null. */
     static void factoryFailed(String pool, Throwable failure) {
-        if (!recorderUp || !available) {
+        if (!recording()) {
             return;
         }
         try {
@@ -272,7 +300,7 @@ final class FlightRecorderEvents {
      * removes that allocation when the check fails, and only the interpreter makes it.
      */
     static Object waitStarted() {
-        if (!recorderUp || !available) {
+        if (!recording()) {
             return null;
         }
         try {

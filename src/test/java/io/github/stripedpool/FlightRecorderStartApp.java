@@ -18,7 +18,9 @@ import jdk.jfr.consumer.RecordingFile;
  * statistics-bearing pool, a factory that fails, a bounded wait that times out, a leak. With
  * {@code -Djfr.start=late} a recording then starts, the same paths run again, and each event must
  * reach it, the periodic statistics of a pool built before Flight Recorder came up included;
- * then, every pool closed, a pool built afterwards must still get its statistics. Prints
+ * then, every pool closed, a pool built afterwards must still get its statistics. With
+ * {@code -Djfr.start=unregistered}, a wait of a pool made without the builder (which registers
+ * nothing with Flight Recorder) must be recorded once a recording starts. Prints
  * {@link #DONE} at the end; any failed check throws, and the JVM exits non-zero.
  */
 public final class FlightRecorderStartApp {
@@ -28,6 +30,10 @@ public final class FlightRecorderStartApp {
     }
 
     public static void main(String[] args) throws Exception {
+        if ("unregistered".equals(System.getProperty("jfr.start"))) {
+            unregistered();
+            return;
+        }
         boolean late = "late".equals(System.getProperty("jfr.start"));
         List<LeakReport> leaks = new CopyOnWriteArrayList<>();
         try (Pool<Object> stats = Pool.builder(Object::new).name("early-stats").build();
@@ -80,6 +86,38 @@ public final class FlightRecorderStartApp {
                     "no statistics of a pool built after every earlier pool was closed: " + names(events));
         } finally {
             Files.deleteIfExists(file);
+        }
+        System.out.println(DONE);
+    }
+
+    /**
+     * A pool made without the builder registers no listener, and nothing else in this JVM does:
+     * once a recording starts, its wait must still be recorded (the event's path asks Flight
+     * Recorder itself).
+     */
+    private static void unregistered() throws Exception {
+        Path file = Files.createTempFile("unregistered", ".jfr");
+        try (BoundedPool<Object> pool = BoundedPool.start(Pool.builder(Object::new).maxTotal(1)
+                .settings("unregistered-wait"))) {
+            Object only = pool.acquire();
+            try (Recording recording = new Recording()) {
+                recording.enable(AcquireWaitEvent.NAME).withThreshold(Duration.ZERO);
+                recording.start();
+                try {
+                    pool.acquire(Duration.ofMillis(5));
+                    throw new AssertionError("a second object of a pool of one");
+                } catch (PoolTimeoutException expected) {
+                    // recorded as a wait
+                }
+                recording.stop();
+                recording.dump(file);
+                List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+                check(events.stream().filter(e -> is(e, AcquireWaitEvent.NAME, "unregistered-wait")).count() == 1,
+                        "not one wait of a pool that registered no listener: " + names(events));
+            } finally {
+                pool.release(only);
+                Files.deleteIfExists(file);
+            }
         }
         System.out.println(DONE);
     }

@@ -50,4 +50,10 @@ class FlightRecorderStartTest {
         String out = ChildJvm.run(FlightRecorderStartApp.class, 120, "-Djfr.start=late");
         assertTrue(out.contains(FlightRecorderStartApp.DONE), out);
     }
+
+    @Test
+    void aWaitIsRecordedWhereNoListenerWasRegistered() throws Exception {
+        String out = ChildJvm.run(FlightRecorderStartApp.class, 120, "-Djfr.start=unregistered");
+        assertTrue(out.contains(FlightRecorderStartApp.DONE), out);
+    }
 }
