@@ -9,9 +9,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * The door to the JDK Flight Recorder events of pools, for code that must keep working on a
  * runtime without the module {@code jdk.jfr} (a jlink image, or the module path without
  * {@code --add-modules jdk.jfr}): the statistics, wait and factory-failure event classes are
- * touched only here, inside a catch of {@link LinkageError} that switches events off for good at
- * the first failure. Leak events are the exception: {@link ReportDelivery} emits
- * {@link LeakEvent} itself, off the hot path, behind the same kind of catch, once
+ * touched only here, and every use of Flight Recorder is inside a catch: without jdk.jfr
+ * nothing of it is touched again ({@link #available}), an event class that fails switches the
+ * events off for good ({@link #eventsBroken}), and no failure reaches a pool's caller, a
+ * build or Flight Recorder's start. Leak events are the exception: {@link ReportDelivery}
+ * emits {@link LeakEvent} itself, off the hot path, behind the same kind of catch, once
  * {@link #recording()} says Flight Recorder is up.
  *
  * <p>No event class is touched before Flight Recorder is initialised in the JVM (a recording
@@ -22,9 +24,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * be recorded anyway: every event needs a recording, and a recording needs Flight Recorder
  * initialised. A {@link jdk.jfr.FlightRecorderListener} registered while any pool is
  * registered hears of the initialisation (at once, if it happened already) and only then sets
- * up the events and the periodic hook; an event's own path asks Flight Recorder whether it is
- * initialised as long as the events are not set up, and sets them up itself if the listener
- * has not ({@link #recording()}).
+ * up the events and the periodic hook; an event's own path, and the builder before it makes a
+ * pool, ask Flight Recorder whether it is initialised as long as the events are not set up,
+ * and set them up themselves if the listener has not ({@link #recording()}): so no event is
+ * lost between the initialisation and the listener's call, nor where no listener was
+ * registered (a pool made without the builder).
  *
  * <p>The periodic {@link PoolStatsEvent} is fed from {@link #POOLS}, a queue of weak references
  * to every pool built; Flight Recorder calls the hook only while a recording enables the event,
@@ -45,10 +49,26 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class FlightRecorderEvents {
     private static final ConcurrentLinkedQueue<Registered> POOLS = new ConcurrentLinkedQueue<>();
 
-    /** Cleared for good at the first {@link LinkageError}: the runtime has no usable jdk.jfr. */
+    /**
+     * Cleared for good when Flight Recorder's own classes cannot be used: the runtime has no
+     * usable jdk.jfr (no such module, or a security manager that refuses it).
+     */
     private static volatile boolean available = true;
     /** Set once Flight Recorder is initialised and the event classes are set up; never cleared. */
     private static volatile boolean recorderUp;
+    /**
+     * Set when setting the events up failed (out of memory, say); cleared by the next
+     * {@link #beforeBuild}, which tries again, as every build did when events were set up
+     * eagerly. Until then no event path tries: each would fail the same way.
+     */
+    private static volatile boolean setUpFailed;
+    /**
+     * Set for good when an event class failed at its use: a class whose initialiser failed
+     * stays unusable, and each later use would throw again.
+     */
+    private static volatile boolean eventsBroken;
+    /** Set at the first failure logged: the log says it once, not at every event. */
+    private static volatile boolean failureLogged;
     /**
      * The periodic hook while any pool is registered and Flight Recorder is up, else null;
      * guarded by the class monitor.
@@ -78,6 +98,18 @@ final class FlightRecorderEvents {
         }
     }
 
+    /**
+     * Sets the events up if Flight Recorder is initialised and they are not (a failed set-up is
+     * tried again). Called by the builder before it makes the pool, so that a worker's first
+     * event (a refill's factory failure) finds them set up, and on the builder's thread.
+     */
+    static void beforeBuild() {
+        if (!recorderUp && available) {
+            setUpFailed = false;
+            recording();
+        }
+    }
+
     /** Lets the periodic statistics event see {@code pool}. Called once per pool, by the builder. */
     static void register(Pool<?> pool, boolean bounded) {
         if (!available) {
@@ -87,7 +119,7 @@ final class FlightRecorderEvents {
         if (!recorderUp) {
             listen(); // after the add: see the class comment
         }
-        if (recorderUp) {
+        if (recording()) {
             addHookOnce(); // after the add: a concurrent removeHookIfIdle sees the pool, or we re-add
         }
     }
@@ -102,21 +134,21 @@ final class FlightRecorderEvents {
      */
     static boolean recording() {
         if (recorderUp) {
-            return true;
+            return !eventsBroken;
         }
-        if (!available) {
+        if (!available || setUpFailed || eventsBroken) {
             return false;
         }
         try {
             if (!RecorderStart.initialized()) {
                 return false;
             }
-        } catch (LinkageError e) {
+        } catch (LinkageError | SecurityException e) {
             available = false;
             return false;
         }
         recorderStarted();
-        return recorderUp;
+        return recorderUp && !eventsBroken;
     }
 
     /** Whether the runtime has a usable jdk.jfr, as far as the library has seen. */
@@ -146,8 +178,8 @@ final class FlightRecorderEvents {
             }
             try {
                 RecorderStart.remove(listener);
-            } catch (LinkageError | SecurityException e) {
-                available = false;
+            } catch (Throwable e) {
+                failed("removing the listener", e);
             }
             listener = null;
         }
@@ -189,7 +221,7 @@ final class FlightRecorderEvents {
      * Flight Recorder from starting, nor reach an acquire; it switches events off for good.
      */
     private static void recorderStarted() {
-        if (recorderUp || !available) {
+        if (recorderUp || eventsBroken) {
             return;
         }
         try {
@@ -201,12 +233,9 @@ final class FlightRecorderEvents {
             // And the leak event: a class whose initialiser fails once (out of memory in a full
             // heap, in a worker's first leak report) fails every later use.
             MethodHandles.lookup().ensureInitialized(LeakEvent.class);
-        } catch (LinkageError e) {
-            available = false;
-            return;
         } catch (Throwable e) {
-            available = false;
-            Background.logFailure("pool events are not recorded for Flight Recorder: setting them up failed", e);
+            setUpFailed = true;
+            failed("setting them up", e);
             return;
         }
         recorderUp = true;
@@ -228,8 +257,19 @@ final class FlightRecorderEvents {
         try {
             jdk.jfr.FlightRecorder.addPeriodicEvent(PoolStatsEvent.class, h);
             hook = h;
-        } catch (LinkageError | SecurityException e) {
-            available = false;
+        } catch (Throwable e) {
+            // No statistics events; the next registration tries again. Never thrown: it
+            // would fail a build, or Flight Recorder's start.
+            failed("registering the statistics event", e);
+        }
+    }
+
+    /** Logs the first failure of the library's events; never throws. */
+    private static void failed(String what, Throwable e) {
+        if (!failureLogged) {
+            failureLogged = true;
+            Background.logFailure("pool events may not be recorded for Flight Recorder: " + what
+                    + " failed (logged once)", e);
         }
     }
 
@@ -238,9 +278,7 @@ final class FlightRecorderEvents {
      * and removes the periodic hook once none is left.
      */
     static void poolClosed() {
-        if (!available) {
-            return;
-        }
+        // Even once events are off: a listener or hook registered before must still go.
         for (Iterator<Registered> it = POOLS.iterator(); it.hasNext(); ) {
             Pool<?> p = it.next().get();
             if (p == null || p.isClosed()) {
@@ -259,8 +297,8 @@ final class FlightRecorderEvents {
         }
         try {
             jdk.jfr.FlightRecorder.removePeriodicEvent(hook);
-        } catch (LinkageError | SecurityException e) {
-            available = false;
+        } catch (Throwable e) {
+            failed("removing the statistics event", e);
         }
         hook = null;
     }
@@ -286,7 +324,8 @@ final class FlightRecorderEvents {
         try {
             FactoryFailureEvent.emit(pool, failure);
         } catch (LinkageError e) {
-            available = false;
+            eventsBroken = true;
+            failed("the factory failure event", e);
         } catch (Throwable e) {
             // Recording must never replace the failure the caller is about to see.
         }
@@ -311,7 +350,8 @@ final class FlightRecorderEvents {
             e.begin();
             return e;
         } catch (LinkageError e) {
-            available = false;
+            eventsBroken = true;
+            failed("the wait event", e);
             return null;
         }
     }

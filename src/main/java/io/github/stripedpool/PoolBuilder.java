@@ -496,6 +496,7 @@ public final class PoolBuilder<T> {
         PoolSettings<T> s = settings(name != null ? name : "pool-" + UNNAMED.incrementAndGet());
         Background.prepare();
         Rehearsal.ensure(s.leaks); // the first pool of the JVM: see there
+        FlightRecorderEvents.beforeBuild(); // before a worker of the pool can record an event
         Pool<T> engine;
         if (maxTotal > 0) {
             checkBounded();

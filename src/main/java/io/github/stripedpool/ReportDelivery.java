@@ -36,8 +36,8 @@ final class ReportDelivery {
             } catch (LinkageError e) {
                 // A runtime image without the jdk.jfr module: say so once, not at every report.
                 flightRecorder = false;
-                warn("leak reports are not recorded for Flight Recorder: the module jdk.jfr is "
-                        + "not available (" + e + ")", null);
+                warn("leak reports are not recorded for Flight Recorder: the leak event could "
+                        + "not be loaded (" + e + ")", null);
             } catch (Throwable e) {
                 warn("pool '" + pool + "': could not record a leak report for Flight Recorder; "
                         + "it is still logged and counted", e);

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import jdk.jfr.Recording;
@@ -20,7 +21,9 @@ import jdk.jfr.consumer.RecordingFile;
  * reach it, the periodic statistics of a pool built before Flight Recorder came up included;
  * then, every pool closed, a pool built afterwards must still get its statistics. With
  * {@code -Djfr.start=unregistered}, a wait of a pool made without the builder (which registers
- * nothing with Flight Recorder) must be recorded once a recording starts. Prints
+ * nothing with Flight Recorder) must be recorded once a recording starts; with
+ * {@code -Djfr.start=first}, a factory failure of the first pool's refill, under a recording
+ * started before it was built. Prints
  * {@link #DONE} at the end; any failed check throws, and the JVM exits non-zero.
  */
 public final class FlightRecorderStartApp {
@@ -32,6 +35,10 @@ public final class FlightRecorderStartApp {
     public static void main(String[] args) throws Exception {
         if ("unregistered".equals(System.getProperty("jfr.start"))) {
             unregistered();
+            return;
+        }
+        if ("first".equals(System.getProperty("jfr.start"))) {
+            recordingBeforeTheFirstBuild();
             return;
         }
         boolean late = "late".equals(System.getProperty("jfr.start"));
@@ -109,17 +116,54 @@ public final class FlightRecorderStartApp {
                 } catch (PoolTimeoutException expected) {
                     // recorded as a wait
                 }
-                recording.stop();
-                recording.dump(file);
-                List<RecordedEvent> events = RecordingFile.readAllEvents(file);
-                check(events.stream().filter(e -> is(e, AcquireWaitEvent.NAME, "unregistered-wait")).count() == 1,
-                        "not one wait of a pool that registered no listener: " + names(events));
+                checkOne(recording, file, AcquireWaitEvent.NAME, "unregistered-wait",
+                        "not one wait of a pool that registered no listener");
             } finally {
                 pool.release(only);
                 Files.deleteIfExists(file);
             }
         }
         System.out.println(DONE);
+    }
+
+    /**
+     * A recording runs before the first pool is built, whose {@code minIdle} refill starts on a
+     * worker inside {@code build()}, with a factory that fails once: the failure must be
+     * recorded (it once fell into the time the builder spent setting the events up).
+     */
+    private static void recordingBeforeTheFirstBuild() throws Exception {
+        Path file = Files.createTempFile("first-build", ".jfr");
+        AtomicInteger calls = new AtomicInteger();
+        try (Recording recording = new Recording()) {
+            recording.enable(FactoryFailureEvent.NAME);
+            recording.start();
+            try (Pool<Object> pool = Pool.builder(() -> {
+                if (calls.incrementAndGet() == 1) {
+                    throw new IllegalStateException("down at first");
+                }
+                return new Object();
+            }).name("first-refill").maxTotal(2).minIdle(1).build()) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (pool.stats().created() == 0) { // the refill tries again after its failure
+                    check(System.nanoTime() < deadline, "the refill made nothing in 30 s: " + pool.stats());
+                    Thread.sleep(10);
+                }
+            }
+            checkOne(recording, file, FactoryFailureEvent.NAME, "first-refill",
+                    "not one factory failure of the first pool's refill");
+        } finally {
+            Files.deleteIfExists(file);
+        }
+        System.out.println(DONE);
+    }
+
+    /** Stops the recording and checks that it holds exactly one event of {@code type} and {@code pool}. */
+    private static void checkOne(Recording recording, Path file, String type, String pool, String message)
+            throws Exception {
+        recording.stop();
+        recording.dump(file);
+        List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+        check(events.stream().filter(e -> is(e, type, pool)).count() == 1, message + ": " + names(events));
     }
 
     /** Dumps the recording every 50 ms until an event matches, or 20 s have passed. */

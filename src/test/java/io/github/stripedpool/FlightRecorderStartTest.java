@@ -52,6 +52,12 @@ class FlightRecorderStartTest {
     }
 
     @Test
+    void aRefillsFactoryFailureInTheFirstBuildIsRecorded() throws Exception {
+        String out = ChildJvm.run(FlightRecorderStartApp.class, 120, "-Djfr.start=first");
+        assertTrue(out.contains(FlightRecorderStartApp.DONE), out);
+    }
+
+    @Test
     void aWaitIsRecordedWhereNoListenerWasRegistered() throws Exception {
         String out = ChildJvm.run(FlightRecorderStartApp.class, 120, "-Djfr.start=unregistered");
         assertTrue(out.contains(FlightRecorderStartApp.DONE), out);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import java.lang.ref.WeakReference;
 import java.net.URL;
 import java.net.URLClassLoader;
+import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,6 +25,21 @@ class UndeployTest {
         BackgroundWorkTest.collectUntil(() -> loader.get() == null, "the web application's class "
                 + "loader is still reachable after its pools were closed (threads still running: "
                 + libraryThreads() + ")");
+    }
+
+    /**
+     * With Flight Recorder up, the pools also register the periodic statistics event, which
+     * Flight Recorder holds strongly: it must go with the last pool.
+     */
+    @Test
+    void aClassLoaderThatUsedThePoolsWhileARecordingRanCanBeCollected() throws Exception {
+        try (Recording recording = new Recording()) {
+            recording.start();
+            WeakReference<ClassLoader> loader = useTheLibraryInALoaderOfItsOwn();
+            BackgroundWorkTest.collectUntil(() -> loader.get() == null, "the web application's class "
+                    + "loader is still reachable after its pools were closed, a recording running "
+                    + "(threads still running: " + libraryThreads() + ")");
+        }
     }
 
     private static WeakReference<ClassLoader> useTheLibraryInALoaderOfItsOwn() throws Exception {
