@@ -95,7 +95,18 @@ abstract class BufferKind<B> {
                         + (buffer.isDirect() ? "direct" : "heap") + " buffer: release each buffer, "
                         + "not a view of it, to the pool it came from");
             }
-            return buffer.capacity();
+            int capacity = buffer.capacity();
+            // A heap view that does not start at its array's first byte or ends before its last
+            // (slice, wrap of a range) is no buffer this pool made. Its class's next borrower
+            // would share memory with whoever holds the array. A duplicate of the whole buffer,
+            // and any view of a direct buffer, cannot be told apart: see BufferPool.
+            if (!direct && (buffer.arrayOffset() != 0 || buffer.array().length != capacity)) {
+                throw new IllegalArgumentException("buffer pool '" + poolName + "' was given a view "
+                        + "of " + buffer.array().length + " bytes' array (offset " + buffer.arrayOffset()
+                        + ", capacity " + capacity + "): release each buffer, not a view of it, to the "
+                        + "pool it came from");
+            }
+            return capacity;
         }
 
         @Override

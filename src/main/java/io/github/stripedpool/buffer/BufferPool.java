@@ -57,10 +57,15 @@ import java.util.function.Consumer;
  * {@link #release(Object)} finds the class by the buffer's capacity. A buffer whose capacity is
  * above the largest class is accepted and dropped (the oversized buffers the pool handed out
  * come back this way). One whose capacity is not a class size, or that is of another kind (a
- * heap buffer to a direct pool, a read-only view), is rejected with
- * {@link IllegalArgumentException}. A foreign buffer of a class size or above the largest class
- * is not caught, except with {@link LeakDetection#PARANOID}, which rejects it before anything is
- * dropped or freed, and also catches every double release, oversized buffers' included. Leak
+ * heap buffer to a direct pool, a read-only view, a heap view that does not cover its whole
+ * array), is rejected with {@link IllegalArgumentException}. A foreign buffer of a class size
+ * or above the largest class, a {@code duplicate()} of a pooled buffer and any writable view
+ * of a direct one are not caught, except with {@link LeakDetection#PARANOID}, which rejects
+ * them before anything is dropped or freed. {@code PARANOID} also catches a double release
+ * made while the pool still holds the buffer, oversized buffers' included, but not one made
+ * after the buffer was handed out again: that release cannot be told from its new borrower's
+ * (see {@link LeakDetection#PARANOID}), and the buffer is then kept, or dropped, under that
+ * borrower. Leak
  * detection covers the oversized buffers as it covers the classes: their leak reports go to the
  * same listener, under the name of a pool named after this one with {@code "-oversized"}
  * appended.
@@ -73,8 +78,11 @@ import java.util.function.Consumer;
  * add {@code --add-modules jdk.unsupported}), a warning is logged once and the garbage collector
  * frees them ({@link BufferPoolBuilder#freeOnDrop(boolean)} says more, and how to opt out). A
  * consequence: <b>a direct buffer must not be touched after its release</b>, nor
- * released twice; either may then read or write freed memory and crash the JVM. Test with
- * {@link LeakDetection#PARANOID} to catch double releases.
+ * released twice, nor a view of it (a slice, a duplicate) released in its place: a view
+ * of a class size is kept as a buffer of that class, and once its parent is dropped and freed
+ * it is handed out over freed memory. Each may read or write freed memory and crash the JVM.
+ * Test with {@link LeakDetection#PARANOID}: it catches views and a double release made before
+ * the buffer is handed out again; a later one only code that releases each buffer once avoids.
  *
  * <p>All methods are thread-safe. The settings are fixed when the pool is built.
  *

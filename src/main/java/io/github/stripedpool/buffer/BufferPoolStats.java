@@ -111,6 +111,9 @@ public final class BufferPoolStats {
 
     /**
      * The counters of one class's pool: hits, misses (buffers allocated), dropped buffers...
+     * Its {@link PoolStats#idleCapacity()} is that pool's own cap, which for a class the budget
+     * leaves no buffer is 1 (the pool is built to keep none: every release drops): read the
+     * class's cap with {@link #classKeeps(int)}.
      *
      * @param index from 0 (the smallest class) to {@code classCount() - 1}
      * @return that class's snapshot

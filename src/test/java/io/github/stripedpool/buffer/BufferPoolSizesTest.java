@@ -148,6 +148,49 @@ class BufferPoolSizesTest {
         }
     }
 
+    /**
+     * A heap view that does not cover its whole array is no buffer the pool made: kept, it
+     * would share its memory with whoever holds the array. A view of a class size was once
+     * kept, and handed to the next borrower of that class.
+     */
+    @Test
+    void releaseRejectsAHeapViewThatDoesNotCoverItsWholeArray() {
+        try (BufferPool<ByteBuffer> heap = BufferPool.heapBuffers().name("views").build()) {
+            ByteBuffer whole = heap.acquire(4096);
+            ByteBuffer[] views = {whole.slice(1024, 2048), whole.slice(0, 2048),
+                    ByteBuffer.wrap(new byte[4096], 100, 10).slice(), ByteBuffer.wrap(new byte[8192], 0, 4096).slice()};
+            for (ByteBuffer view : views) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> heap.release(view), "a view of capacity " + view.capacity());
+                assertTrue(e.getMessage().contains("not a view of it"), e.getMessage());
+            }
+            assertEquals(0, heap.stats().idleBytes(), "nothing was kept");
+            heap.release(whole);
+            assertSame(whole, heap.acquire(3000), "the buffer itself is kept");
+        }
+    }
+
+    /**
+     * A writable view of a direct buffer cannot be told apart without tracking, and kept, it
+     * would be handed out over freed memory once its parent is dropped: PARANOID rejects it
+     * before anything is kept, dropped or freed.
+     */
+    @Test
+    void paranoidRejectsAViewOfADirectBufferBeforeAnythingIsFreed() {
+        try (BufferPool<ByteBuffer> direct = BufferPool.directBuffers().name("direct-views")
+                .leakDetection(io.github.stripedpool.LeakDetection.PARANOID).build()) {
+            ByteBuffer whole = direct.acquire(4096);
+            for (ByteBuffer view : new ByteBuffer[] {whole.slice(0, 2048), whole.duplicate()}) {
+                assertThrows(IllegalArgumentException.class, () -> direct.release(view),
+                        "a view of capacity " + view.capacity());
+            }
+            assertEquals(0, direct.stats().idleBytes(), "nothing was kept");
+            whole.put(4095, (byte) 7);
+            assertEquals(7, whole.get(4095), "the buffer's memory is still there");
+            direct.release(whole);
+        }
+    }
+
     @Test
     void aByteBufferComesClearedWithItsLimitAtTheSizeAskedFor() {
         for (BufferPoolBuilder<ByteBuffer> kind : java.util.List.of(BufferPool.heapBuffers(), BufferPool.directBuffers())) {
