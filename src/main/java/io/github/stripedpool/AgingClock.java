@@ -14,8 +14,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * told too, to trim if built with a threshold and to give back the places of leaked objects when
  * it has none left ({@link AfterCollection}).
  *
- * <p>Mechanism. The JVM offers libraries no hook at the start of a collection, but any
- * collection that runs clears a weak reference to a young, otherwise unreachable object. The
+ * <p>Mechanism. The JVM offers libraries no hook at the start of a collection, but a
+ * collection clears a weak reference to a young, otherwise unreachable object (not the young
+ * cycles of generational ZGC, which process no weak references: on that collector the clock
+ * also reads the count of young cycles every {@link #UNSEEN_CHECK_MILLIS} and counts a
+ * collection when it moved; see docs/design.md). The
  * clock keeps one such sentinel, and one daemon thread ({@value #THREAD_NAME}, shared by every
  * pool in the JVM) blocks on the sentinel's reference queue. When the sentinel is cleared the
  * thread arms a new one and submits an aging job to each registered pool's {@link Lane}; the
@@ -48,6 +51,14 @@ final class AgingClock {
      */
     static final long IDLE_CHECK_MILLIS = 1000;
 
+    /**
+     * How often the clock looks for collections its sentinel cannot see (generational ZGC's
+     * young cycles, {@link HeapReadings#unseenCycles}), on a JVM that runs them: often enough
+     * that a pool ages about as it does on other collectors (its default interval is a second),
+     * and a heap that becomes short is trimmed within a fraction of a second.
+     */
+    static final long UNSEEN_CHECK_MILLIS = 100;
+
     private static final ReferenceQueue<Object> COLLECTIONS = new ReferenceQueue<>();
     private static final ConcurrentLinkedQueue<Registration> POOLS = new ConcurrentLinkedQueue<>();
     private static final ClockThread THREAD = new ClockThread(THREAD_NAME, new Runnable() {
@@ -68,6 +79,8 @@ final class AgingClock {
     private static int clearedChecks;
     /** Clock thread only: collections seen, for {@link #describe}. */
     private static long collectionsSeen;
+    /** Clock thread only: the last count of {@link HeapReadings#unseenCycles}; -1 if none is kept. */
+    private static long unseenCycles = -1;
 
     private AgingClock() {
     }
@@ -128,12 +141,15 @@ final class AgingClock {
         if (sentinel == null) {
             sentinel = new WeakReference<>(new Object(), COLLECTIONS);
         }
-        Reference<?> cleared = COLLECTIONS.remove(IDLE_CHECK_MILLIS);
+        Reference<?> cleared = COLLECTIONS.remove(unseenCycles < 0 ? IDLE_CHECK_MILLIS : UNSEEN_CHECK_MILLIS);
         if (cleared == null && sentinelLost()) {
             cleared = sentinel;
         }
-        if (cleared != null) {
-            if (cleared == sentinel) {
+        long unseen = HeapReadings.AFTER_COLLECTIONS.unseenCycles();
+        boolean unseenRan = unseen > unseenCycles && unseenCycles >= 0;
+        unseenCycles = unseen;
+        if (cleared != null || unseenRan) {
+            if (cleared != null && cleared == sentinel) {
                 sentinel = null; // armed again at the next turn
                 clearedChecks = 0;
             }

@@ -19,7 +19,9 @@ package io.github.stripedpool;
  * <p>So a pool drops objects at most once per {@link #HOLD_NANOS}: a pool under lasting pressure
  * still gives its idle objects back, and re-makes at most what it holds per second. A trim that
  * dropped nothing (a first soft trim only marks the idle objects) holds nothing, so that a pool
- * whose heap becomes short gives its idle objects back within two collections.
+ * whose heap becomes short gives its idle objects back within two collections; if that first
+ * trim drops even one object already idle for a cycle, the hold starts and the objects it
+ * marked wait for its end (known: the gate cannot tell that drop from one of churn).
  *
  * <p>A threshold of 0 trims after every collection, unheld: it says "always", and tests use it
  * to make a trim certain.
