@@ -142,19 +142,25 @@ final class AgingClock {
             sentinel = new WeakReference<>(new Object(), COLLECTIONS);
         }
         Reference<?> cleared = COLLECTIONS.remove(unseenCycles < 0 ? IDLE_CHECK_MILLIS : UNSEEN_CHECK_MILLIS);
+        if (cleared != null && cleared != sentinel) {
+            cleared = null; // a sentinel counted already, when sentinelLost gave it up
+        }
         if (cleared == null && sentinelLost()) {
             cleared = sentinel;
         }
-        long unseen = HeapReadings.AFTER_COLLECTIONS.unseenCycles();
+        long unseen = HeapReadings.AFTER_COLLECTIONS.unseenCycles(cleared != null);
         boolean unseenRan = unseen > unseenCycles && unseenCycles >= 0;
         unseenCycles = unseen;
         if (cleared != null || unseenRan) {
-            if (cleared != null && cleared == sentinel) {
+            if (cleared != null) {
                 sentinel = null; // armed again at the next turn
                 clearedChecks = 0;
+                // Only at a collection that cleared the sentinel: on generational ZGC the heap's
+                // figures after a young cycle count the old generation as its last major cycle
+                // left it, and readings every 100 ms made pools trim a heap three quarters empty.
+                HeapReadings.AFTER_COLLECTIONS.record(); // before the pools' trims read it
             }
             collectionsSeen++;
-            HeapReadings.AFTER_COLLECTIONS.record(); // before the pools' trims read it
             ageAll(System.nanoTime());
             if (watchMaintenance) {
                 MaintenanceClock.watch(); // replaces the maintenance thread, should it be gone
@@ -166,7 +172,8 @@ final class AgingClock {
     /**
      * Whether the sentinel was cleared by a collection but will never be seen in the queue: it
      * was cleared at two idle checks in a row (the JVM enqueues a cleared reference within
-     * milliseconds) and is not in the queue. A throwable that left {@link #tick} between the
+     * milliseconds) and is not in the queue. Should it reach the queue after all, {@link #tick}
+     * ignores it: it is no longer the sentinel. A throwable that left {@link #tick} between the
      * queue's hand-over and {@code sentinel = null} (see {@link ClockThread} for how one can
      * pass a catch) would otherwise leave an armed-looking sentinel that no collection
      * delivers again: no pool would ever age. The collection it missed is then counted now.

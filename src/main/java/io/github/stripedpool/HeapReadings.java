@@ -122,12 +122,18 @@ final class HeapReadings {
      * How many collections the JVM ran that clear no weak reference, so that the aging clock's
      * sentinel never sees them: generational ZGC's young cycles, the only kind its heap may run
      * for seconds under pressure. -1 on any other collector, or without java.management (then
-     * the clock sees only what clears its sentinel). Looked up once, on the clock's thread; a
-     * lookup that runs out of memory is tried again at the next call. Clock thread only.
+     * the clock sees only what clears its sentinel), or before the lookup. Looked up once, when
+     * {@code lookUp} (the clock asks at a collection it saw, as for {@link #concurrentPools}, so
+     * that a JVM that never collects loads nothing of java.management); a lookup that runs out of
+     * memory is tried again at the next collection, unless a class of java.management failed to
+     * initialise, which then cannot be used again. Clock thread only.
      */
-    long unseenCycles() {
+    long unseenCycles(boolean lookUp) {
         Object y = youngCycles;
         if (y == null) {
+            if (!lookUp) {
+                return -1;
+            }
             try {
                 y = Collectors.youngCycles();
             } catch (LinkageError | RuntimeException e) {
