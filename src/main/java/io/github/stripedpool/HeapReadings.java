@@ -14,12 +14,21 @@ import java.util.List;
  * by each pool's trim on its lane.
  *
  * <p>The reading. A stop-the-world collector (Serial, Parallel, G1's pauses) clears the clock's
- * sentinel inside a pause, so {@code (totalMemory - freeMemory) / maxMemory} from {@link Runtime},
- * read when the clock sees it, is what the pause left plus what was allocated since the clock
- * woke. Under fast allocation that is not small: on Serial and Parallel with a 128 MiB heap 55 %
- * live, readings reached 0.86 where no collection had left more than 0.58, and pools trimmed
- * that should not have (known; the collector's own after-collection figures, from
- * {@code java.management}'s notifications, would be exact). A concurrent collector (ZGC, Shenandoah)
+ * sentinel inside a pause, but the clock reads the heap some time after it, when allocation has
+ * refilled part of the young generation: {@code (totalMemory - freeMemory)} from {@link Runtime}
+ * then counts that too. Under fast allocation it is not small: with a 128 MiB heap 55 % live,
+ * such readings reached 0.86 on Serial and Parallel where no collection had left more than 0.58,
+ * and with 65 % live G1's reached the default threshold; pools trimmed that should not have
+ * (1 to 5 times in 280 collections). So on such a collector the reading is what the collector
+ * reports in use at the end of its last pause ({@code com.sun.management}'s {@code GcInfo}, of
+ * module {@code jdk.management}): the sum of the heap's memory pools after the latest
+ * collection, read only from a collector bean whose count moved since the last reading
+ * ({@code getLastGcInfo} makes an object of a few kilobytes, tens of microseconds). G1's
+ * {@code "G1 Concurrent GC"} bean is not read: its pauses (remark, cleanup) collect no young
+ * region, and its figures count the eden allocated so far. Where that module is missing, and
+ * where the figures cannot be had (a heap too full to make them), the {@code Runtime} reading
+ * stands in: it errs towards a fuller heap, so a heap that is really short is trimmed either way.
+ * A concurrent collector (ZGC, Shenandoah)
  * clears weak references while the application runs, at the end of its marking, before it frees
  * the garbage it found: {@code Runtime} then counts that garbage and what was allocated during
  * the cycle. With a quarter of a 256 MiB heap live under ZGC (JDK 17), it read 0.32 to 0.98 where
@@ -35,7 +44,7 @@ import java.util.List;
  * <p>Which collector: from the names of the {@code GarbageCollectorMXBean}s ({@code ZGC ...},
  * {@code Shenandoah ...}), looked up once, on the clock's thread, at the first collection. Where
  * {@code java.management} is not in the runtime (a module path that does not resolve it), every
- * collector is taken as stop-the-world: one {@code Runtime} reading; so is it where the lookup
+ * collector is taken as stop-the-world, and read through {@code Runtime}; so is it where the lookup
  * fails (a class of {@code java.management} that could not be initialised while the heap was
  * exhausted cannot be used again), and where it runs out of memory it is tried again at the next
  * collection. This class itself is initialised on a thread that builds a pool
@@ -68,6 +77,11 @@ final class HeapReadings {
      * or {@link #NONE}. Clock thread only.
      */
     private Object youngCycles;
+    /**
+     * Null until looked up; then, on a stop-the-world collector, its {@link Pauses} (whose
+     * type, of jdk.management, this class does not name), or {@link #NONE}. Clock thread only.
+     */
+    private Object pauses;
     private static final Object NONE = new Object();
     private volatile double fullness = Double.NaN;
 
@@ -93,7 +107,35 @@ final class HeapReadings {
             }
             record(used, max, true);
         } else {
-            record(r.totalMemory() - r.freeMemory(), max, false);
+            long used = afterLastPause();
+            record(used >= 0 ? used : r.totalMemory() - r.freeMemory(), max, false);
+        }
+    }
+
+    /**
+     * The bytes a stop-the-world collector reported in use at the end of its latest pause, or -1
+     * where that is not known (no {@code jdk.management}, no pause reported yet, a heap too full
+     * to make the figures). Clock thread only.
+     */
+    private long afterLastPause() {
+        Object p = pauses;
+        if (p == null) {
+            try {
+                p = Pauses.lookUp();
+            } catch (LinkageError | RuntimeException e) {
+                p = null; // no jdk.management in this runtime, or it refused: Runtime's figures
+            } catch (OutOfMemoryError e) {
+                return -1; // looked up again at the next collection
+            }
+            pauses = p = p == null ? NONE : p;
+        }
+        if (p == NONE) {
+            return -1;
+        }
+        try {
+            return Pauses.usedAfterLatest(p);
+        } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
+            return -1;
         }
     }
 
@@ -209,6 +251,73 @@ final class HeapReadings {
                 used += u == null ? 0 : u.getUsed();
             }
             return used;
+        }
+    }
+
+    /**
+     * The collectors' own figures at the end of a pause, from {@code com.sun.management}: apart,
+     * so that a runtime without {@code jdk.management} fails only when it is called. One
+     * instance, used by the clock's thread only.
+     */
+    private static final class Pauses {
+        private final com.sun.management.GarbageCollectorMXBean[] beans;
+        /** Each bean's collection count when it was last read. */
+        private final long[] counts;
+        /** The names of the heap's memory pools: the keys of a GcInfo's usage to add up. */
+        private final java.util.Set<String> heapPools = new java.util.HashSet<>();
+        /** The last figure read; -1 before the first. */
+        private long used = -1;
+
+        private Pauses(List<com.sun.management.GarbageCollectorMXBean> beans) {
+            this.beans = beans.toArray(new com.sun.management.GarbageCollectorMXBean[0]);
+            this.counts = new long[this.beans.length];
+            java.util.Arrays.fill(counts, -1);
+            for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (p.getType() == MemoryType.HEAP) {
+                    heapPools.add(p.getName());
+                }
+            }
+        }
+
+        /** The pauses' reader, or null if no collector bean reports its pauses. */
+        static Object lookUp() {
+            List<com.sun.management.GarbageCollectorMXBean> read = new ArrayList<>();
+            for (GarbageCollectorMXBean g : ManagementFactory.getGarbageCollectorMXBeans()) {
+                if (g instanceof com.sun.management.GarbageCollectorMXBean
+                        && !g.getName().equals("G1 Concurrent GC")) {
+                    read.add((com.sun.management.GarbageCollectorMXBean) g);
+                }
+            }
+            return read.isEmpty() ? null : new Pauses(read);
+        }
+
+        /**
+         * The heap's bytes in use at the end of the latest pause of the beans whose count moved
+         * since the last call; the last figure if none moved; -1 if none ever reported one.
+         */
+        static long usedAfterLatest(Object pauses) {
+            Pauses p = (Pauses) pauses;
+            long latestEnd = Long.MIN_VALUE;
+            for (int i = 0; i < p.beans.length; i++) {
+                long c = p.beans[i].getCollectionCount();
+                if (c == p.counts[i]) {
+                    continue;
+                }
+                com.sun.management.GcInfo info = p.beans[i].getLastGcInfo();
+                p.counts[i] = c; // after the figures: a call that ran out of memory reads them again
+                if (info == null || info.getEndTime() < latestEnd) {
+                    continue;
+                }
+                long sum = 0;
+                for (java.util.Map.Entry<String, MemoryUsage> e : info.getMemoryUsageAfterGc().entrySet()) {
+                    if (p.heapPools.contains(e.getKey())) {
+                        sum += e.getValue().getUsed();
+                    }
+                }
+                latestEnd = info.getEndTime();
+                p.used = sum;
+            }
+            return p.used;
         }
     }
 }

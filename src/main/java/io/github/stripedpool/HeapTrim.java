@@ -8,8 +8,9 @@ package io.github.stripedpool;
  * dropped has been collected.
  *
  * <p>Measure. The fullness {@link HeapReadings} recorded when the clock saw the collection:
- * {@code (totalMemory - freeMemory) / maxMemory} from {@link Runtime} after a stop-the-world
- * collection, the collector's own figures on a concurrent one. A JVM without a heap limit
+ * the collector's own figures, at the end of a stop-the-world pause or after a concurrent
+ * collector's last cycles, against {@link Runtime#maxMemory()}; {@code Runtime}'s figures where
+ * the collector's cannot be had. A JVM without a heap limit
  * ({@code maxMemory == Long.MAX_VALUE}) never trims.
  *
  * <p>Levels. Above the threshold, {@link #SOFT}: an unbounded pool runs an aging cycle at once

@@ -233,8 +233,10 @@ public final class PoolBuilder<T> {
      * that keeps it makes every collection come sooner.
      *
      * <p>After each collection the pool compares the heap in use with its maximum, on one of the
-     * library's background workers, never on acquire or release: {@code Runtime.totalMemory() -
-     * freeMemory()} against {@code maxMemory()}, read as the collection ends; on a concurrent
+     * library's background workers, never on acquire or release: what a stop-the-world collector
+     * reports in use at the end of its pause ({@code com.sun.management.GcInfo}, module
+     * {@code jdk.management}; without it, {@code Runtime.totalMemory() - freeMemory()}, which
+     * also counts what was allocated since) against {@code maxMemory()}; on a concurrent
      * collector (ZGC, Shenandoah), which frees its garbage after the library sees the collection,
      * what the collector reports in use after its last cycles ({@code java.management}'s
      * collection usage of the heap pools), the lowest of the last four such readings. Above {@code fraction}, an

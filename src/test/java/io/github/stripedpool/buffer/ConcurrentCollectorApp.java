@@ -7,14 +7,18 @@ import java.util.List;
 
 /**
  * Run by {@link HeapTrimTest} in a child JVM on a concurrent collector (ZGC or Shenandoah),
- * whose collections clear weak references before they free the garbage: first a heap a quarter
- * full of live data under a buffer loop that makes garbage fast (bursts of held buffers, a
+ * whose collections clear weak references before they free the garbage, or on a stop-the-world
+ * one, whose heap is refilling when the pool reads it: first a heap a quarter (or
+ * {@value #LIVE_PROPERTY}) full of live data under a buffer loop that makes garbage fast (bursts of held buffers, a
  * little garbage per request, as {@code HeadroomBenchmark} does) through at least
  * {@value #CYCLES} collections, where the pool must never trim; then live data up to 88 % of the
  * heap (above the default threshold, 85 %) and a few collections, where it must. Prints one line
  * per phase.
  */
 public final class ConcurrentCollectorApp {
+    /** The share of the heap the roomy phase keeps live: a system property, 0.25 if not set. */
+    static final String LIVE_PROPERTY = "concurrentCollectorApp.live";
+
     /** Collections the roomy phase runs through at least. */
     static final int CYCLES = 200;
 
@@ -27,7 +31,8 @@ public final class ConcurrentCollectorApp {
 
     public static void main(String[] args) {
         long max = Runtime.getRuntime().maxMemory();
-        fillLiveTo(max / 4);
+        double live = Double.parseDouble(System.getProperty(LIVE_PROPERTY, "0.25"));
+        fillLiveTo((long) (max * live));
         try (BufferPool<byte[]> pool = BufferPool.bytes().budget(8L << 20).minClassSize(1024).name("roomy").build()) {
             long start = collections();
             long deadline = System.nanoTime() + 60_000_000_000L;
