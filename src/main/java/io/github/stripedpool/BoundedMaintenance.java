@@ -398,7 +398,7 @@ final class BoundedMaintenance implements AfterCollection {
         int keep = keepFor(n);
         fatal = keepOrDestroy(c, n, keep, fatal);
         trims = trims + 1;
-        trimGate.trimmed(n - keep, now);
+        trimGate.trimmed(n - keep, now, false); // every idle object beyond minIdle went
         UserHooks.rethrowVmError(fatal);
     }
 

@@ -252,9 +252,10 @@ public final class PoolBuilder<T> {
      * only at its next old or mixed collection, and until then every young collection finds the
      * heap as full; a pool that trimmed after each would throw away, over and over, the objects
      * it had just made again. A first trim that only marks the idle objects holds nothing back,
-     * so that a pool whose heap becomes short gives them back within two collections (if that
-     * first trim drops an object already idle for a cycle, the rest wait for the hold to end).
-     * 0 trims after every collection, with no hold.
+     * and one that also dropped objects already idle for a cycle lets the next collection's trim
+     * drop the objects it marked, once, and nothing made since: a pool whose heap becomes short
+     * gives back every object idle at that moment within two collections. 0 trims after every
+     * collection, with no hold.
      *
      * @param fraction of the maximum heap, from 0 to 1; 1 never trims. Default: 0.85 for an
      *        unbounded pool; 1 (never) for a bounded pool, whose objects (connections, native

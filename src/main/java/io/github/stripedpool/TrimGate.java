@@ -16,12 +16,16 @@ package io.github.stripedpool;
  * the heap a little emptier than at the trim was not enough: the fullness read after young
  * collections varies by more than a trim frees, and the churn went on (0.97× in one run).
  *
- * <p>So a pool drops objects at most once per {@link #HOLD_NANOS}: a pool under lasting pressure
- * still gives its idle objects back, and re-makes at most what it holds per second. A trim that
- * dropped nothing (a first soft trim only marks the idle objects) holds nothing, so that a pool
- * whose heap becomes short gives its idle objects back within two collections; if that first
- * trim drops even one object already idle for a cycle, the hold starts and the objects it
- * marked wait for its end (known: the gate cannot tell that drop from one of churn).
+ * <p>So a pool drops objects in at most two trims per {@link #HOLD_NANOS}: a pool under lasting
+ * pressure still gives its idle objects back, and re-makes at most what it holds per second. A
+ * trim that dropped nothing (a first soft trim only marks the idle objects) holds nothing. A
+ * soft trim that dropped objects (those already idle for a cycle) has also marked the others;
+ * the next trim may finish its work inside the hold, once, at the soft level: it drops the
+ * objects that first trim marked if they are still idle, and marks, never drops, those made
+ * since, which are what churn would throw away. So a pool whose heap becomes short gives back
+ * every object idle at that moment within two collections, whatever it held (a first version
+ * held the finishing trim back too: a burst of idle buffers beside one buffer idle for a cycle
+ * stayed a second longer), and a hard trim, which drops every idle object at once, needs none.
  *
  * <p>A threshold of 0 trims after every collection, unheld: it says "always", and tests use it
  * to make a trim certain.
@@ -37,6 +41,13 @@ final class TrimGate {
     private final double threshold;
     /** Whether a trim is held back now: since {@link #trimmedAt}. */
     private boolean held;
+    /**
+     * Whether the next trim, inside the hold, may finish what the soft trim that started it
+     * began (see the class comment); cleared when that trim runs.
+     */
+    private boolean mayFinish;
+    /** Whether the level last given is that finishing trim's, which grants no other. */
+    private boolean finishing;
     /** When the last trim that dropped objects was. */
     private long trimmedAt;
 
@@ -76,20 +87,31 @@ final class TrimGate {
     /** As {@link #level(long, long, long)}, for a heap {@code full} (a fraction; NaN: no limit). */
     private int level(double full, long nowNanos) {
         if (held && nowNanos - trimmedAt < HOLD_NANOS && threshold > 0) {
-            return HeapTrim.NONE; // what the last trim dropped may not even be collected yet
+            if (!mayFinish || HeapTrim.level(threshold, full) == HeapTrim.NONE) {
+                return HeapTrim.NONE; // what the last trim dropped may not even be collected yet
+            }
+            mayFinish = false;
+            finishing = true;
+            return HeapTrim.SOFT; // drops only what the first trim marked: see the class comment
         }
         held = false;
+        mayFinish = false;
         return HeapTrim.level(threshold, full);
     }
 
     /**
      * The pool trimmed at the level {@link #level} gave, at {@code nowNanos}, and dropped
-     * {@code dropped} objects: if it dropped any, the next trim is held back.
+     * {@code dropped} objects: if it dropped any, the next trim is held back. {@code marked}: the
+     * trim left the idle objects it did not drop marked, to be dropped by the next (an unbounded
+     * pool's soft trim); then that next trim may run inside the hold, once.
      */
-    void trimmed(long dropped, long nowNanos) {
+    void trimmed(long dropped, long nowNanos, boolean marked) {
+        boolean finished = finishing;
+        finishing = false;
         if (dropped > 0) {
             held = true;
             trimmedAt = nowNanos;
+            mayFinish = marked && !finished;
         }
     }
 }

@@ -133,7 +133,7 @@ final class UnboundedAging {
             }
             if (trim != HeapTrim.NONE) {
                 trims = trims + 1;
-                trimGate.trimmed(dropped.count, now);
+                trimGate.trimmed(dropped.count, now, trim == HeapTrim.SOFT);
             }
         } finally {
             agingBy = null;

@@ -145,6 +145,40 @@ class HeapTrimPoolTest {
         }
     }
 
+    /**
+     * Idle memory goes back within two collections under pressure, whatever the pool held: here
+     * a burst of 20 objects idle beside one already idle for a cycle. The first soft trim drops
+     * that one (which starts the hold) and marks the burst; the next collection's trim drops the
+     * burst inside the hold. It held the burst back a second longer before; and it is the only
+     * trim the hold lets through: objects made after it wait for the hold's end.
+     */
+    @Test
+    void aBurstIdleBesideAnOlderObjectGoesWithinTwoCollections() {
+        long t = System.nanoTime() + 1000 * TrimGate.HOLD_NANOS;
+        UnboundedPool<Object> pool = PoolAssertions.engine(Pool.builder(Object::new)
+                .trimAboveHeap(Double.MIN_VALUE).agingInterval(ChronoUnit.FOREVER.getDuration()), "burst-beside-old");
+        try (pool) {
+            List<Object> burst = new ArrayList<>();
+            for (int i = 0; i < 21; i++) {
+                burst.add(pool.acquire());
+            }
+            pool.release(burst.remove(0));
+            pool.onGarbageCollection(t); // marks the one idle object: a trim that dropped nothing
+            assertEquals(0, pool.stats().dropped(), pool.stats().toString());
+            burst.forEach(pool::release);
+            assertEquals(21, pool.stats().idle(), pool.stats().toString());
+            pool.onGarbageCollection(t + 1); // drops the older one, marks the burst
+            assertEquals(1, pool.stats().dropped(), pool.stats().toString());
+            pool.onGarbageCollection(t + 2);
+            assertEquals(0, pool.stats().idle(), "the burst is gone at the second collection: " + pool.stats());
+            fill(pool, 20);
+            pool.onGarbageCollection(t + 3);
+            pool.onGarbageCollection(t + TrimGate.HOLD_NANOS);
+            assertEquals(20, pool.stats().idle(), "objects made after the finishing trim wait for the hold: "
+                    + pool.stats());
+        }
+    }
+
     /** Acquires {@code n} objects at once, then releases them all; returns them. */
     private static List<Object> fill(Pool<Object> pool, int n) {
         List<Object> held = new ArrayList<>();
