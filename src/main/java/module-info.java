@@ -14,15 +14,11 @@ module io.github.stripedpool {
     // resolves it (on the module path: --add-modules jdk.jfr); without it they are logged only.
     requires static jdk.jfr;
     // Optional: io.github.stripedpool.jmx uses it, and says what to add when it is missing; and
-    // heap-pressure trimming reads a concurrent collector's own figures through it (HeapReadings),
-    // taking every collector as stop-the-world without it. So a runtime image without
+    // heap-pressure trimming reads the heap's memory pools through it (HeapReadings), and reads
+    // Runtime's figures without it. So a runtime image without
     // java.management still loads the library. Transitive: PoolJmx's methods take and return its
     // types.
     requires static transitive java.management;
-    // Optional: heap-pressure trimming reads a stop-the-world collector's figures at the end of
-    // its pauses through com.sun.management (HeapReadings); without it, Runtime's, which count
-    // what was allocated since the pause.
-    requires static jdk.management;
     // Optional: only io.github.stripedpool.micrometer uses it (micrometer-core's automatic
     // module name); an application that binds a pool to a MeterRegistry brings it, and, as a
     // module, requires micrometer.core itself. Not transitive: javac would then look for the

@@ -119,6 +119,13 @@ final class AgingClock {
     }
 
     private static void run() {
+        try {
+            // Here, not at the first collection, which may come with the heap exhausted: see
+            // HeapReadings. Done once per JVM; tried again at a collection if it failed.
+            HeapReadings.AFTER_COLLECTIONS.lookUp();
+        } catch (Throwable e) {
+            // a StackOverflowError, say: the collections retry it
+        }
         for (;;) {
             try {
                 if (!tick()) {

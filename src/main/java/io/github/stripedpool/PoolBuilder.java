@@ -233,10 +233,11 @@ public final class PoolBuilder<T> {
      * that keeps it makes every collection come sooner.
      *
      * <p>After each collection the pool compares the heap in use with its maximum, on one of the
-     * library's background workers, never on acquire or release: what a stop-the-world collector
-     * reports in use at the end of its pause ({@code com.sun.management.GcInfo}, module
-     * {@code jdk.management}; without it, {@code Runtime.totalMemory() - freeMemory()}, which
-     * also counts what was allocated since) against {@code maxMemory()}; on a concurrent
+     * library's background workers, never on acquire or release: the heap as a stop-the-world
+     * collector's latest pause left it (its young spaces' usage after that pause, the others'
+     * now, from {@code java.management}'s memory pools; without that module,
+     * {@code Runtime.totalMemory() - freeMemory()}, which also counts what was allocated since)
+     * against {@code maxMemory()}; on a concurrent
      * collector (ZGC, Shenandoah), which frees its garbage after the library sees the collection,
      * what the collector reports in use after its last cycles ({@code java.management}'s
      * collection usage of the heap pools), the lowest of the last four such readings. Above {@code fraction}, an
@@ -247,7 +248,8 @@ public final class PoolBuilder<T> {
      * at once. Each such collection counts in {@link PoolStats#trims()}. A JVM without a heap
      * limit never trims.
      *
-     * <p>After a trim that dropped objects the pool trims no more for one second. The objects it
+     * <p>After a trim that dropped objects the pool trims no more for one second, but for the
+     * trim that finishes a soft trim's work (below). The objects it
      * dropped were old: a generational collector (G1, Parallel, generational ZGC) reclaims them
      * only at its next old or mixed collection, and until then every young collection finds the
      * heap as full; a pool that trimmed after each would throw away, over and over, the objects

@@ -86,6 +86,7 @@ final class TrimGate {
 
     /** As {@link #level(long, long, long)}, for a heap {@code full} (a fraction; NaN: no limit). */
     private int level(double full, long nowNanos) {
+        finishing = false; // a trim given before and not followed by trimmed() (it threw) finished nothing
         if (held && nowNanos - trimmedAt < HOLD_NANOS && threshold > 0) {
             if (!mayFinish || HeapTrim.level(threshold, full) == HeapTrim.NONE) {
                 return HeapTrim.NONE; // what the last trim dropped may not even be collected yet
@@ -97,6 +98,14 @@ final class TrimGate {
         held = false;
         mayFinish = false;
         return HeapTrim.level(threshold, full);
+    }
+
+    /**
+     * The pool ran an aging cycle of its interval, not a trim: it dropped what a trim had marked
+     * and marked what was made since, which a finishing trim must then not drop.
+     */
+    void aged() {
+        mayFinish = false;
     }
 
     /**

@@ -134,6 +134,8 @@ final class UnboundedAging {
             if (trim != HeapTrim.NONE) {
                 trims = trims + 1;
                 trimGate.trimmed(dropped.count, now, trim == HeapTrim.SOFT);
+            } else {
+                trimGate.aged();
             }
         } finally {
             agingBy = null;

@@ -14,6 +14,17 @@ import org.junit.jupiter.api.Test;
 class HeapReadingsTest {
     private static final long MAX = 1000;
 
+    /**
+     * The collector's beans are looked up when the clock starts, not at the first collection it
+     * sees: that collection may come with the heap exhausted, and a class of java.management
+     * whose initialiser fails then stays broken for the application too.
+     */
+    @Test
+    void theClockLooksUpTheCollectorWhenItStartsNotAtTheFirstCollection() throws Exception {
+        String out = ChildJvm.run(LookUpAtStartApp.class, 60, "-Xms512m", "-Xmx512m", "-XX:+UseSerialGC");
+        assertTrue(out.contains("looked up: true, after a collection: false"), out);
+    }
+
     @Test
     void aStopTheWorldCollectorTakesEachReadingAsItIs() {
         HeapReadings h = new HeapReadings();

@@ -73,6 +73,30 @@ class TrimGateTest {
         return g;
     }
 
+    /**
+     * A finishing trim given but never reported (the aging cycle threw): the next soft trim that
+     * drops objects is a first one again, with a finishing trim of its own.
+     */
+    @Test
+    void aFinishingTrimThatNeverReportedLeavesTheNextFirstTrimItsOwn() {
+        TrimGate g = afterASoftTrimThatDroppedOne();
+        assertEquals(HeapTrim.SOFT, g.level(900, MAX, 1)); // the finishing trim; trimmed() never comes
+        assertEquals(HeapTrim.SOFT, g.level(900, MAX, HOLD + 1));
+        g.trimmed(2, HOLD + 1, true);
+        assertEquals(HeapTrim.SOFT, g.level(900, MAX, HOLD + 2), "this first trim's finishing trim");
+    }
+
+    /**
+     * An aging cycle of the interval ran in the hold: it dropped what the trim marked and marked
+     * objects made since, which a finishing trim would then drop.
+     */
+    @Test
+    void anAgingCycleInTheHoldTakesTheFinishingTrimsPlace() {
+        TrimGate g = afterASoftTrimThatDroppedOne();
+        g.aged();
+        assertEquals(HeapTrim.NONE, g.level(900, MAX, 1));
+    }
+
     @Test
     void aTrimThatLeftNothingMarkedGrantsNoFinishingTrim() {
         TrimGate g = new TrimGate(0.85);

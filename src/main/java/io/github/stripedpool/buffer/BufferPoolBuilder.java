@@ -193,9 +193,10 @@ public final class BufferPoolBuilder<B> {
      * on every collector), each class runs an aging cycle at once: the buffers idle since its
      * last cycle are dropped, the others at the next collection unless reused. Above halfway
      * from this fraction to a full heap, every idle buffer of every class is dropped at once.
-     * After a trim that dropped buffers a class trims no more for one second: they were old, and
-     * a generational collector's young collections would otherwise find the heap as full and
-     * trim again, dropping the buffers just made again (see
+     * After a trim that dropped buffers a class trims no more for one second, but for the one
+     * trim that drops what the first marked: they were old, and a generational collector's
+     * young collections would otherwise find the heap as full and trim again, dropping the
+     * buffers just made again (see
      * {@link io.github.stripedpool.PoolBuilder#trimAboveHeap(double)}).
      * Counted in {@link BufferPoolStats#trims()}; the same as
      * {@link io.github.stripedpool.PoolBuilder#trimAboveHeap(double)} for each class. For a direct pool the heap is still what is measured:

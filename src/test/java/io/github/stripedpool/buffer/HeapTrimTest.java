@@ -100,8 +100,8 @@ class HeapTrimTest {
      * A stop-the-world collector clears the clock's sentinel in a pause, and the heap is read
      * when the clock wakes, after allocation refilled part of the young generation: read through
      * {@code Runtime}, a heap 65 % live looked fuller than the threshold (85 %) 1 to 5 times in
-     * 250 to 450 collections, on each of these collectors. The collector's own figure at the end
-     * of the pause must be read; and a heap that is really short must still be trimmed.
+     * 250 to 450 collections, on each of these collectors. The heap must be read as the pause left
+     * it; and a heap that is really short must still be trimmed.
      */
     @Test
     void aStopTheWorldCollectorTrimsAShortHeapButNotOneTwoThirdsLive() throws Exception {
