@@ -1,5 +1,6 @@
 package io.github.stripedpool.bench;
 
+import io.github.stripedpool.Lease;
 import io.github.stripedpool.Pool;
 import io.github.stripedpool.PoolBuilder;
 import io.github.stripedpool.buffer.BufferPool;
@@ -35,7 +36,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * up to 16 KiB (a TLS record, a page of a file), 10 % up to 64 KiB (large reads); uniform inside
  * each band. Each thread walks the same draw from its own offset.
  *
- * <p>{@code impl}: {@code striped} is {@link BufferPool} (its default 16 MiB budget);
+ * <p>{@code impl}: {@code striped} is {@link BufferPool} (its default 16 MiB budget), acquire and
+ * release; {@code stripedLease} the same pool, each buffer in a try-with-resources
+ * {@link BufferPool#lease(int) lease}, which goes back to the class it came from;
  * {@code handBuilt} one {@link Pool} per power-of-two class, built by hand, with the class found
  * by the caller, which is what {@code BufferPool} saves writing, and the buffer released to the
  * pool it was acquired from; {@code handByCapacity} the same pools, the buffer released to the
@@ -73,7 +76,7 @@ public class BufferBenchmark {
     /** The draw's seed: fixed, so that every run and every peer sees the same sizes. */
     static final long SEED = 42;
 
-    @Param({"striped", "handBuilt", "handByCapacity", "floor", "netty", "jetty", "alloc"})
+    @Param({"striped", "stripedLease", "handBuilt", "handByCapacity", "floor", "netty", "jetty", "alloc"})
     public String impl;
 
     @Param({"heap", "direct"})
@@ -124,6 +127,8 @@ public class BufferBenchmark {
         buffers = switch (impl) {
             case "striped" -> direct ? striped(BufferPool.directBuffers().build(), BufferBenchmark::touch)
                     : striped(BufferPool.bytes().build(), BufferBenchmark::touch);
+            case "stripedLease" -> direct ? leased(BufferPool.directBuffers().build(), BufferBenchmark::touch)
+                    : leased(BufferPool.bytes().build(), BufferBenchmark::touch);
             case "handBuilt", "handByCapacity" -> {
                 boolean byCapacity = impl.equals("handByCapacity");
                 yield direct
@@ -186,6 +191,22 @@ public class BufferBenchmark {
                 int r = touch.touch(b, n);
                 pool.release(b);
                 return r;
+            }
+
+            @Override
+            public void close() {
+                pool.close();
+            }
+        };
+    }
+
+    private static <T> Buffers leased(BufferPool<T> pool, Touch<T> touch) {
+        return new Buffers() {
+            @Override
+            public int cycle(int n) {
+                try (Lease<T> lease = pool.lease(n)) {
+                    return touch.touch(lease.get(), n);
+                }
             }
 
             @Override

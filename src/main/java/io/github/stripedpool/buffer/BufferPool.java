@@ -1,5 +1,6 @@
 package io.github.stripedpool.buffer;
 
+import io.github.stripedpool.Lease;
 import io.github.stripedpool.LeakDetection;
 import io.github.stripedpool.LeakReport;
 import io.github.stripedpool.Pool;
@@ -7,8 +8,8 @@ import io.github.stripedpool.PoolBuilder;
 import io.github.stripedpool.PoolStats;
 import java.nio.ByteBuffer;
 import java.util.Objects;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A pool of byte buffers in size classes, with a memory budget: {@code byte[]}, heap
@@ -52,6 +53,25 @@ import java.util.function.Consumer;
  * {@linkplain BufferPoolBuilder#trimAboveHeap(double) a threshold} (default 85 %), idle buffers
  * are dropped at once, all of them when the heap is fuller still: memory goes back when the heap
  * is short, not a few seconds later.
+ *
+ * <h2>Lease</h2>
+ * {@link #lease(int)} hands out a buffer in a {@link Lease}, which gives it back when closed,
+ * at the end of a try-with-resources block:
+ *
+ * <pre>{@code
+ * try (Lease<byte[]> lease = buffers.lease(1500)) {
+ *     byte[] b = lease.get();
+ *     int n = in.read(b, 0, 1500);
+ *     ...
+ * }
+ * }</pre>
+ *
+ * The buffer goes back to the class it came from, without the lookup by capacity that
+ * {@code release} makes; where the compiler sees the whole block, it finds the calling thread's
+ * slot of that class once for both ends and allocates no lease. That is the faster form, and
+ * the safer: no release is forgotten on an exception, and a second close throws instead of
+ * giving the buffer back twice. {@link Lease#invalidate()} drops the buffer (freeing a direct
+ * one) instead of keeping it.
  *
  * <h2>Release</h2>
  * {@link #release(Object)} finds the class by the buffer's capacity. A buffer whose capacity is
@@ -139,9 +159,6 @@ public final class BufferPool<B> implements AutoCloseable {
     private final Pool<B> oversizedPool;
     /** The size the oversized pool's factory makes: set by the acquiring thread, read on it. */
     private static final ThreadLocal<int[]> REQUESTED = ThreadLocal.withInitial(() -> new int[1]);
-    /** Oversized buffers are rare by design: an adder keeps their count off any shared line. */
-    private final LongAdder oversizedAcquired = new LongAdder();
-    private final LongAdder oversizedReleased = new LongAdder();
     private volatile boolean closed;
 
     /**
@@ -245,29 +262,57 @@ public final class BufferPool<B> implements AutoCloseable {
      * @throws OutOfMemoryError if a new buffer could not be allocated (heap or direct memory)
      */
     public B acquire(int minSize) {
-        int i = stepShift == 0 && minSize > 0 && minSize <= maxClass
-                ? (minSize <= 1 << minShift ? 0 : 32 - Integer.numberOfLeadingZeros(minSize - 1) - minShift)
-                : SizeClasses.classFor(minSize, minShift, stepShift, count);
+        int i = classFor(minSize);
         if (i < 0 || i == count) {
-            return oversized(minSize);
+            return kind.handOut(oversized(minSize, Pool::acquire), minSize);
         }
         return kind.handOut(classes[i].acquire(), minSize);
     }
 
-    /** Split from acquire: rare by design, and allocates; or throws for a size out of range. */
-    private B oversized(int minSize) {
+    /**
+     * Takes a buffer as {@link #acquire(int)} does, in a lease that gives it back to its class
+     * when closed (see the class description): the faster form where the compiler sees the whole
+     * try-with-resources block, and the one that cannot forget a release. The lease follows
+     * {@link Lease}'s rules: a second {@code close()}, or {@code get()} after it, throws
+     * {@link IllegalStateException}; {@link Lease#invalidate()} drops the buffer (and frees a
+     * direct one) instead of keeping it. Leak detection tracks a lease as it tracks an
+     * acquisition.
+     *
+     * @param minSize the bytes needed, from 0 to {@code Integer.MAX_VALUE - 8}
+     * @return a lease of a buffer in the state {@link #acquire(int)} describes
+     * @throws IllegalArgumentException if {@code minSize} is negative or above
+     *         {@code Integer.MAX_VALUE - 8}
+     * @throws io.github.stripedpool.PoolClosedException if the pool is closed
+     * @throws OutOfMemoryError if a new buffer could not be allocated (heap or direct memory)
+     */
+    public Lease<B> lease(int minSize) {
+        int i = classFor(minSize);
+        Lease<B> lease = i < 0 || i == count ? oversized(minSize, Pool::lease) : classes[i].lease();
+        kind.handOut(lease.get(), minSize); // sets a ByteBuffer's limit, in place
+        return lease;
+    }
+
+    /** The class of a request, {@link #count} above the largest, negative if out of range. */
+    private int classFor(int minSize) {
+        return stepShift == 0 && minSize > 0 && minSize <= maxClass
+                ? (minSize <= 1 << minShift ? 0 : 32 - Integer.numberOfLeadingZeros(minSize - 1) - minShift)
+                : SizeClasses.classFor(minSize, minShift, stepShift, count);
+    }
+
+    /**
+     * Split from acquire and lease: rare by design, and allocates; or throws for a size out of
+     * range. {@code take} acquires or leases from the oversized pool.
+     */
+    private <R> R oversized(int minSize, Function<Pool<B>, R> take) {
         sizes.indexFor(minSize, name); // throws if minSize is negative or too large
         int[] requested = REQUESTED.get();
         int outer = requested[0]; // 0, unless this acquire is nested in another on this thread
         requested[0] = minSize;
-        B b;
         try {
-            b = oversizedPool.acquire(); // the factory makes minSize bytes: see the design comment
+            return take.apply(oversizedPool); // the factory makes minSize bytes: see the design comment
         } finally {
             requested[0] = outer;
         }
-        oversizedAcquired.increment();
-        return kind.handOut(b, minSize);
     }
 
     /**
@@ -289,18 +334,13 @@ public final class BufferPool<B> implements AutoCloseable {
         Objects.requireNonNull(buffer, "buffer is null: release the buffer that acquire returned");
         int capacity = kind.capacity(buffer, name);
         if (capacity > maxClass) {
-            droppedOversized(buffer);
+            oversizedPool.release(buffer); // dropped (and freed) unless PARANOID rejects it first
             return;
         }
         int i = stepShift == 0 && (capacity & (capacity - 1)) == 0 && capacity >= 1 << minShift
                 ? 31 - Integer.numberOfLeadingZeros(capacity) - minShift
                 : SizeClasses.classOf(capacity, minShift, stepShift, count);
         classes[i >= 0 ? i : sizes.indexOf(capacity, name)].release(buffer); // indexOf throws
-    }
-
-    private void droppedOversized(B buffer) {
-        oversizedPool.release(buffer); // dropped (and freed) unless PARANOID rejects it first
-        oversizedReleased.increment();
     }
 
     /**
@@ -316,8 +356,8 @@ public final class BufferPool<B> implements AutoCloseable {
             s[i] = classes[i].stats();
             trims = Math.min(trims, s[i].trims());
         }
-        return new BufferPoolStats(name, kind.label(), sizes, s, oversizedPool.stats(),
-                oversizedAcquired.sum(), oversizedReleased.sum(), trims);
+        PoolStats o = oversizedPool.stats();
+        return new BufferPoolStats(name, kind.label(), sizes, s, o, o.acquired(), o.released(), trims);
     }
 
     /**

@@ -145,9 +145,10 @@ public final class BufferPoolStats {
     }
 
     /**
-     * Buffers above the largest class given back, and dropped (freed at once if direct).
+     * Buffers above the largest class given back (released, or their lease closed or
+     * invalidated), and dropped (freed at once if direct).
      *
-     * @return how many oversized buffers the pool dropped on release
+     * @return how many oversized buffers the pool dropped when they came back
      */
     public long oversizedReleased() {
         return oversizedReleased;

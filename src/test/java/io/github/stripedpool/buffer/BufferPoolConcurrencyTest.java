@@ -4,17 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.github.stripedpool.Lease;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Many threads at once: no buffer reaches two of them, and the idle bytes stay in the budget. */
 class BufferPoolConcurrencyTest {
@@ -52,16 +56,27 @@ class BufferPoolConcurrencyTest {
         void run(int thread) throws Exception;
     }
 
-    @Test
-    void noBufferIsHeldByTwoThreadsAtOnce() throws InterruptedException {
+    /** Acquired and released, or leased and the leases closed; oversized buffers among them. */
+    @ParameterizedTest(name = "leases: {0}")
+    @ValueSource(booleans = {false, true})
+    void noBufferIsHeldByTwoThreadsAtOnce(boolean leases) throws InterruptedException {
         Set<Object> held = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
         try (BufferPool<ByteBuffer> pool = BufferPool.heapBuffers().maxClassSize(4096).build()) {
             onThreads(t -> {
                 SplittableRandom random = new SplittableRandom(t);
                 List<ByteBuffer> mine = new ArrayList<>();
+                Map<ByteBuffer, Lease<ByteBuffer>> leaseOf = new IdentityHashMap<>();
                 for (int i = 0; i < 20_000; i++) {
                     if (mine.size() < 4 && (mine.isEmpty() || random.nextBoolean())) {
-                        ByteBuffer b = pool.acquire(random.nextInt(5000));
+                        int n = random.nextInt(5000);
+                        ByteBuffer b;
+                        if (leases) {
+                            Lease<ByteBuffer> l = pool.lease(n);
+                            b = l.get();
+                            leaseOf.put(b, l);
+                        } else {
+                            b = pool.acquire(n);
+                        }
                         if (!held.add(b)) {
                             fail("buffer handed to two threads at once");
                         }
@@ -79,12 +94,12 @@ class BufferPoolConcurrencyTest {
                             assertEquals(stamp, b.getLong(at), "a buffer was written by another thread");
                         }
                         assertTrue(held.remove(b));
-                        pool.release(b);
+                        giveBack(pool, b, leaseOf);
                     }
                 }
                 for (ByteBuffer b : mine) {
                     held.remove(b);
-                    pool.release(b);
+                    giveBack(pool, b, leaseOf);
                 }
             });
             BufferPoolStats s = pool.stats();
@@ -92,6 +107,17 @@ class BufferPoolConcurrencyTest {
                 assertEquals(0, s.classStats(i).inUse(), s.toString());
             }
             assertEquals(s.oversizedAcquired(), s.oversizedReleased());
+            assertTrue(s.oversizedAcquired() > 0, "the oversized path was not taken: " + s);
+        }
+    }
+
+    /** Closes the buffer's lease if it has one, else releases it. */
+    private static void giveBack(BufferPool<ByteBuffer> pool, ByteBuffer b, Map<ByteBuffer, Lease<ByteBuffer>> leaseOf) {
+        Lease<ByteBuffer> l = leaseOf.remove(b);
+        if (l != null) {
+            l.close();
+        } else {
+            pool.release(b);
         }
     }
 

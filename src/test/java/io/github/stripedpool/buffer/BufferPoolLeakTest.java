@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Leak detection passes through to the size classes; close drops idle buffers once. */
 class BufferPoolLeakTest {
@@ -30,17 +32,21 @@ class BufferPoolLeakTest {
         return fail("no leak report within " + GC_DEADLINE);
     }
 
-    /** Acquires and forgets a buffer, in a frame of its own so that no local keeps it. */
-    private static void leakOne(BufferPool<ByteBuffer> pool) {
-        pool.acquire(3000).put(0, (byte) 1);
+    /**
+     * Acquires (or leases) and forgets a buffer, in a frame of its own so that no local keeps it.
+     */
+    private static void leakOne(BufferPool<ByteBuffer> pool, boolean lease) {
+        (lease ? pool.lease(3000).get() : pool.acquire(3000)).put(0, (byte) 1);
     }
 
-    @Test
-    void aBufferNeverReleasedIsReportedWithItsClassPoolAndTheAcquiringStack() throws InterruptedException {
+    /** A buffer acquired and never released, or leased and the lease never closed. */
+    @ParameterizedTest(name = "leased: {0}")
+    @ValueSource(booleans = {false, true})
+    void aBufferNeverReleasedIsReportedWithItsClassPoolAndTheAcquiringStack(boolean lease) throws InterruptedException {
         LinkedBlockingQueue<LeakReport> reports = new LinkedBlockingQueue<>();
         try (BufferPool<ByteBuffer> pool = BufferPool.heapBuffers().name("leaky")
                 .leakDetection(LeakDetection.PARANOID).onLeak(reports::add).build()) {
-            leakOne(pool);
+            leakOne(pool, lease);
             LeakReport r = awaitReport(reports);
             assertEquals("leaky-4096", r.poolName());
             boolean fromLeakOne = false;

@@ -1,6 +1,7 @@
 package io.github.stripedpool.buffer;
 
 // buffers:begin
+import io.github.stripedpool.Lease;
 import io.github.stripedpool.buffer.BufferPool;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -16,16 +17,14 @@ class BuffersExample {
             .build();
 
     static long copy(InputStream in, OutputStream out) throws IOException {
-        byte[] buf = BUFFERS.acquire(8192);   // buf.length is 8192 here, but may be larger
-        try {
+        try (Lease<byte[]> lease = BUFFERS.lease(8192)) {
+            byte[] buf = lease.get();         // buf.length is 8192 here, but may be larger
             long total = 0;
             for (int n; (n = in.read(buf, 0, buf.length)) > 0; total += n) {
                 out.write(buf, 0, n);         // the count read, never buf.length
             }
             return total;
-        } finally {
-            BUFFERS.release(buf);             // buf must not be used after this line
-        }
+        }                                     // back to the pool: buf must not be used after this
     }
 
     public static void main(String[] args) throws IOException {

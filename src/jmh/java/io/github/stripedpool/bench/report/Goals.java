@@ -194,7 +194,8 @@ final class Goals {
      * BufferBenchmark's mixed sizes, per kind and thread count: the buffer pool against Netty's
      * allocator, Jetty's pool, and one striped pool per class built by hand (released to the pool
      * it came from: the compiler then shares one slot lookup between the two calls), beside what
-     * the floor (one plain slot per thread and class) reaches against the hand-built pools.
+     * the floor (one plain slot per thread and class) reaches against the hand-built pools; and
+     * the buffer pool's leases against the hand-built pools, where it too shares that lookup.
      */
     private void buffers() {
         List<Run> rs = runs.named("BufferBenchmark.cycle");
@@ -208,6 +209,12 @@ final class Goals {
                 ratio(where + "≥ 1.1x Jetty's ArrayByteBufferPool", Ratio.of(s, find(ofKind, "jetty", t)), 1.1);
                 limited(where + "≥ 1.0x hand-built pools, one per class", s, find(ofKind, "handBuilt", t),
                         find(ofKind, "floor", t), "the floor (a plain slot per thread and class)", 1.0);
+                Run leased = find(ofKind, "stripedLease", t);
+                if (leased != null) {
+                    limited(where + "leases ≥ 1.0x hand-built pools, one per class", leased,
+                            find(ofKind, "handBuilt", t), find(ofKind, "floor", t),
+                            "the floor (a plain slot per thread and class)", 1.0);
+                }
             }
         }
     }
