@@ -19,6 +19,9 @@ module io.github.stripedpool {
     // java.management still loads the library. Transitive: PoolJmx's methods take and return its
     // types.
     requires static transitive java.management;
+    // Optional: heap-pressure trimming reads a stop-the-world collector's own figures at the end
+    // of its pauses through com.sun.management (LastPause); without it, the heap's memory pools.
+    requires static jdk.management;
     // Optional: only io.github.stripedpool.micrometer uses it (micrometer-core's automatic
     // module name); an application that binds a pool to a MeterRegistry brings it, and, as a
     // module, requires micrometer.core itself. Not transitive: javac would then look for the

@@ -20,15 +20,16 @@ import java.util.List;
  * readings reached 0.86 on Serial and Parallel where no collection had left more than 0.58, and
  * with 65 % live G1's passed the default threshold; pools trimmed that should not have (1 to 5
  * times in 250 to 450 collections). So on such a collector the reading is the heap as the pause
- * left it: the eden and survivor spaces' usage after their last collection (every pause collects
- * them; a full collection that cannot empty the eden into the old space leaves some there), and
- * the other spaces' usage now (they are not collected at a young pause, so their usage after
- * collection is the last full collection's; they change only at pauses, but for objects too
- * large for the eden). It matched the collector's own figures at the end of each pause
- * ({@code com.sun.management}'s {@code GcInfo}) to three decimals at 65 % and 85 % live on all
- * three collectors. Those figures are not read: their first use initialises JDK classes that,
- * failing once in an exhausted heap, left {@code getLastGcInfo} broken for the application too,
- * and each costs tens of microseconds and a few kilobytes, against a few reads here.
+ * left it: the collector's own figures at the end of its latest pause ({@link LastPause}, module
+ * {@code jdk.management}). Without that module, or when the figures cannot be had, the memory
+ * pools stand in: the eden and survivor spaces' usage after their last collection (every pause
+ * collects them), the other spaces' usage now (their usage after collection is the last full
+ * collection's). That matched the pause's figures to three decimals on Serial, Parallel and G1
+ * at 65 % and 85 % live, but for one case: on G1, an array of half a region or more goes straight
+ * to the old generation, so the old space's usage now counts those allocated since the pause
+ * (with 700 KB arrays churned in a 256 MiB heap half live, readings passed 0.85 in 79 of 2,159
+ * collections, where no pause had left more than 0.52). It errs, like {@code Runtime}, towards a
+ * fuller heap: a short heap is trimmed either way.
  * A concurrent collector (ZGC, Shenandoah)
  * clears weak references while the application runs, at the end of its marking, before it frees
  * the garbage it found: {@code Runtime} then counts that garbage and what was allocated during
@@ -43,14 +44,18 @@ import java.util.List;
  * them back to back when the heap is short.
  *
  * <p>The lookup: which collector, from the names of the {@code GarbageCollectorMXBean}s
- * ({@code ZGC ...}, {@code Shenandoah ...}), the heap's pools to read, and generational ZGC's
- * young-cycle bean; made once, by the clock's thread when it first starts ({@link #lookUp}), not
- * at the first collection: the heap is then far less likely to be exhausted, and a class of
- * {@code java.management} whose initialiser fails in an exhausted heap fails every later use, the
- * application's included. Where {@code java.management} is not in the runtime (a module path that
- * does not resolve it), or the lookup fails, every collector is read through {@code Runtime};
- * where it runs out of memory it is tried again at the next collection. This class itself is
- * initialised on a thread that builds a pool ({@link Background#prepare}), never by the clock.
+ * ({@code ZGC ...}, {@code Shenandoah ...}), the heap's pools to read, the pauses' figures with
+ * the JDK classes their first use initialises, and generational ZGC's young-cycle bean. Made
+ * once, by the clock's thread when it first starts ({@link #lookUp}), not at the first
+ * collection, which may come with the heap exhausted (a JVM whose heap is large enough never
+ * collects until it is full): a class of {@code java.management} whose initialiser fails then
+ * fails every later use, the application's included. A heap exhausted in the tens of
+ * milliseconds the lookup takes after the first pool's build can still do that (known; waiting
+ * for the lookup would add those milliseconds to the first build). Where
+ * {@code java.management} is not in the runtime (a module path that does not resolve it), or
+ * the lookup fails, every collector is read through {@code Runtime}; where it runs out of memory
+ * it is tried again at the next collection. This class itself is initialised on a thread that
+ * builds a pool ({@link Background#prepare}), never by the clock.
  *
  * <p>Concurrency. {@link #lookUp}, {@link #record} and {@link #unseenCycles} are called by one
  * thread at a time (the clock's: the window and the looked-up fields are its own);
@@ -67,7 +72,7 @@ final class HeapReadings {
     /** Where the next reading goes in {@link #window}, and how many it holds (at most {@link #WINDOW}). */
     private int next;
     private int filled;
-    /** Whether {@link #lookUp} is done: the three fields below are then final. */
+    /** Whether {@link #lookUp} is done: the fields below are then final. */
     private boolean looked;
     /**
      * The heap's memory pools to read (of {@code java.management}'s type, unnamed here so that
@@ -81,6 +86,11 @@ final class HeapReadings {
      */
     private boolean[] afterCollection = new boolean[0];
     private boolean concurrent;
+    /**
+     * On a stop-the-world collector with {@code jdk.management}, its {@link LastPause} (whose
+     * types this class does not name); else null: the pools are read instead.
+     */
+    private Object lastPause;
     /**
      * The collector bean whose cycles clear no weak reference (generational ZGC's young cycles,
      * {@code "ZGC Minor Cycles"}), of java.management's type; null if none.
@@ -117,6 +127,15 @@ final class HeapReadings {
             } catch (OutOfMemoryError e) {
                 return false;
             }
+            if (!concurrent && !pools.isEmpty()) {
+                try {
+                    lastPause = LastPause.lookUp();
+                } catch (LinkageError | RuntimeException e) {
+                    lastPause = null; // no jdk.management: the pools are read
+                } catch (OutOfMemoryError e) {
+                    return false; // the whole lookup again at the next call
+                }
+            }
             looked = true;
         }
         return true;
@@ -136,11 +155,20 @@ final class HeapReadings {
             record(r.totalMemory() - r.freeMemory(), max, false);
             return;
         }
-        long used;
-        try {
-            used = Collectors.inUse(p, afterCollection);
-        } catch (RuntimeException | OutOfMemoryError e) {
-            return; // the last fullness stands
+        long used = -1;
+        if (lastPause != null) {
+            try {
+                used = LastPause.usedAfterLatest(lastPause);
+            } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
+                used = -1; // the pools, for this collection
+            }
+        }
+        if (used < 0) {
+            try {
+                used = Collectors.inUse(p, afterCollection);
+            } catch (RuntimeException | OutOfMemoryError e) {
+                return; // the last fullness stands
+            }
         }
         record(used, max, concurrent);
     }

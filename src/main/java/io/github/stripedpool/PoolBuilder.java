@@ -234,10 +234,10 @@ public final class PoolBuilder<T> {
      *
      * <p>After each collection the pool compares the heap in use with its maximum, on one of the
      * library's background workers, never on acquire or release: the heap as a stop-the-world
-     * collector's latest pause left it (its young spaces' usage after that pause, the others'
-     * now, from {@code java.management}'s memory pools; without that module,
-     * {@code Runtime.totalMemory() - freeMemory()}, which also counts what was allocated since)
-     * against {@code maxMemory()}; on a concurrent
+     * collector's latest pause left it ({@code com.sun.management.GcInfo}; without module
+     * {@code jdk.management}, the memory pools, and without {@code java.management},
+     * {@code Runtime.totalMemory() - freeMemory()}, which also count some of what was allocated
+     * since) against {@code maxMemory()}; on a concurrent
      * collector (ZGC, Shenandoah), which frees its garbage after the library sees the collection,
      * what the collector reports in use after its last cycles ({@code java.management}'s
      * collection usage of the heap pools), the lowest of the last four such readings. Above {@code fraction}, an

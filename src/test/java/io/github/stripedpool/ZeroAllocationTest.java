@@ -84,6 +84,22 @@ class ZeroAllocationTest {
         }
     }
 
+    /**
+     * A buffer pool's leases in a try-with-resources block: the compiler sees the whole block,
+     * so it allocates no lease. In a JVM of its own: the lease goes only where the class pool's
+     * call is inlined with one receiver class, and the other tests of this JVM lease from
+     * leak-detecting class pools too (a lease then costs 16 bytes).
+     */
+    @Test
+    void steadyBufferLeasesAllocateNothing() throws Exception {
+        String out = ChildJvm.run(LeaseAllocationApp.class, 120);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("leases: (\\d+) bytes over (\\d+) cycles").matcher(out);
+        Assumptions.assumeFalse(out.contains("no allocation counter"), out);
+        assertTrue(m.find(), out);
+        assertEquals(MEASURED_CYCLES, Long.parseLong(m.group(2)), out);
+        assertBytesPerCycle(Long.parseLong(m.group(1)));
+    }
+
     @Test
     void steadyAcquireReleaseThroughTheSpareEntriesAllocatesNothing() {
         int k = PrivateSlot.SPARES + 1;

@@ -69,9 +69,11 @@ import java.util.function.Function;
  * The buffer goes back to the class it came from, without the lookup by capacity that
  * {@code release} makes; where the compiler sees the whole block, it finds the calling thread's
  * slot of that class once for both ends and allocates no lease. That is the faster form, and
- * the safer: no release is forgotten on an exception, and a second close throws instead of
- * giving the buffer back twice. {@link Lease#invalidate()} drops the buffer (freeing a direct
- * one) instead of keeping it.
+ * the safer: no release is forgotten on an exception, and a second close of the lease throws
+ * instead of giving the buffer back twice (a {@code release(lease.get())} besides the close is
+ * caught as {@link #release(Object)}'s double releases are). {@link Lease#invalidate()} drops the
+ * buffer (freeing a direct one, unless {@link BufferPoolBuilder#freeOnDrop(boolean)} says not
+ * to) instead of keeping it.
  *
  * <h2>Release</h2>
  * {@link #release(Object)} finds the class by the buffer's capacity. A buffer whose capacity is
@@ -275,7 +277,7 @@ public final class BufferPool<B> implements AutoCloseable {
      * try-with-resources block, and the one that cannot forget a release. The lease follows
      * {@link Lease}'s rules: a second {@code close()}, or {@code get()} after it, throws
      * {@link IllegalStateException}; {@link Lease#invalidate()} drops the buffer (and frees a
-     * direct one) instead of keeping it. Leak detection tracks a lease as it tracks an
+     * direct one, as a drop does) instead of keeping it. Leak detection tracks a lease as it tracks an
      * acquisition.
      *
      * @param minSize the bytes needed, from 0 to {@code Integer.MAX_VALUE - 8}

@@ -119,4 +119,18 @@ class BufferPoolLeaseTest {
             assertEquals(0, s.classStats(i).inUse(), s.toString());
         }
     }
+
+    @Test
+    void aLeaseClosedAfterThePoolClosedDropsItsBufferAndFreesIt() {
+        BufferPool<ByteBuffer> pool = BufferPool.directBuffers().build();
+        Lease<ByteBuffer> lease = pool.lease(3000);
+        long held = DirectBufferFreeTest.directBytes();
+        pool.close();
+        lease.close();
+        assertEquals(held - 4096, DirectBufferFreeTest.directBytes(), "freed at the lease's close");
+        BufferPoolStats s = pool.stats();
+        assertEquals(0, s.classStats(6).idle(), s.toString());
+        assertEquals(0, s.classStats(6).inUse(), s.toString());
+        assertEquals(1, s.classStats(6).dropped(), s.toString());
+    }
 }

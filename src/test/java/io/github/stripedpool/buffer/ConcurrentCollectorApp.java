@@ -19,6 +19,13 @@ public final class ConcurrentCollectorApp {
     /** The share of the heap the roomy phase keeps live: a system property, 0.25 if not set. */
     static final String LIVE_PROPERTY = "concurrentCollectorApp.live";
 
+    /**
+     * Bytes of an oversized buffer (above the pool's largest class, so allocated at each request)
+     * acquired and released at every 16th request of the roomy phase: a system property, none if
+     * not set. On G1, from half a region on, such an array goes straight to the old generation.
+     */
+    static final String LARGE_PROPERTY = "concurrentCollectorApp.large";
+
     /** Collections the roomy phase runs through at least. */
     static final int CYCLES = 200;
 
@@ -32,6 +39,7 @@ public final class ConcurrentCollectorApp {
     public static void main(String[] args) {
         long max = Runtime.getRuntime().maxMemory();
         double live = Double.parseDouble(System.getProperty(LIVE_PROPERTY, "0.25"));
+        int large = Integer.getInteger(LARGE_PROPERTY, 0);
         fillLiveTo((long) (max * live));
         try (BufferPool<byte[]> pool = BufferPool.bytes().budget(8L << 20).minClassSize(1024).name("roomy").build()) {
             long start = collections();
@@ -56,6 +64,11 @@ public final class ConcurrentCollectorApp {
                         }
                     }
                     sink = new long[n >>> 5];
+                    if (large > 0 && k % 16 == 0) {
+                        byte[] l = pool.acquire(large);
+                        l[large - 1] = 1;
+                        pool.release(l);
+                    }
                 }
             }
             System.out.println("roomy: collections " + (collections() - start) + ", trims " + pool.stats().trims());
