@@ -49,12 +49,12 @@ import java.util.List;
  * once, by the clock's thread when it first starts ({@link #lookUp}), not at the first
  * collection, which may come with the heap exhausted (a JVM whose heap is large enough never
  * collects until it is full): a class of {@code java.management} whose initialiser fails then
- * fails every later use, the application's included. A heap exhausted in the tens of
- * milliseconds the lookup takes after the first pool's build can still do that (known; waiting
- * for the lookup would add those milliseconds to the first build). Where
- * {@code java.management} is not in the runtime (a module path that does not resolve it), or
- * the lookup fails, every collector is read through {@code Runtime}; where it runs out of memory
- * it is tried again at the next collection. This class itself is initialised on a thread that
+ * fails every later use, the application's included. A heap exhausted in the 0.1 to 0.2 s the
+ * lookup takes after the first pool's build can still do that (known; waiting for the lookup
+ * would add that time to the first build). Where {@code java.management} is not in the runtime
+ * (a module path that does not resolve it), or the lookup fails, every collector is read through
+ * {@code Runtime}; where it runs out of memory it is tried again once a quarter of the heap is
+ * free. This class itself is initialised on a thread that
  * builds a pool ({@link Background#prepare}), never by the clock.
  *
  * <p>Concurrency. {@link #lookUp}, {@link #record} and {@link #unseenCycles} are called by one
@@ -74,6 +74,8 @@ final class HeapReadings {
     private int filled;
     /** Whether {@link #lookUp} is done: the fields below are then final. */
     private boolean looked;
+    /** Whether a lookup ran out of memory: the next is tried only with room in the heap. */
+    private boolean ranOut;
     /**
      * The heap's memory pools to read (of {@code java.management}'s type, unnamed here so that
      * this class loads without it): on a concurrent collector, those whose collection usage it
@@ -110,10 +112,14 @@ final class HeapReadings {
      * Looks up the collector's kind, the pools to read and the young-cycle bean, unless done;
      * returns whether it is done. A lookup that fails for lack of {@code java.management} (or
      * any other reason but memory) is done, with nothing found: {@code Runtime} is read. One that
-     * runs out of memory is not: it is tried again at the next call. Clock thread only.
+     * runs out of memory is not: it is tried again at a later call that finds a quarter of the
+     * heap free (a collection's, usually), not in a heap still short. Clock thread only.
      */
     boolean lookUp() {
         if (!looked) {
+            if (ranOut && !roomy()) {
+                return false; // the lookup's own classes could fail to initialise, for good
+            }
             try {
                 Object[] found = Collectors.lookUp();
                 pools = (List<?>) found[0];
@@ -125,6 +131,7 @@ final class HeapReadings {
                 concurrent = false;
                 youngCycles = null;
             } catch (OutOfMemoryError e) {
+                ranOut = true;
                 return false;
             }
             if (!concurrent && !pools.isEmpty()) {
@@ -133,12 +140,23 @@ final class HeapReadings {
                 } catch (LinkageError | RuntimeException e) {
                     lastPause = null; // no jdk.management: the pools are read
                 } catch (OutOfMemoryError e) {
+                    ranOut = true;
                     return false; // the whole lookup again at the next call
                 }
             }
             looked = true;
         }
         return true;
+    }
+
+    /**
+     * Whether a quarter of the heap is free now: room for a lookup that once ran out of memory
+     * to be tried again, without initialising JDK classes in a heap about to be exhausted.
+     */
+    private static boolean roomy() {
+        Runtime r = Runtime.getRuntime();
+        long max = r.maxMemory();
+        return max == Long.MAX_VALUE || max - (r.totalMemory() - r.freeMemory()) >= max / 4;
     }
 
     /** Whether {@link #lookUp} is done; for a test (read from another thread: racy, and polled). */

@@ -33,18 +33,6 @@ import java.util.Set;
  * {@link LinkageError}, which its caller takes as "no figures". Used by the clock's thread only.
  */
 final class LastPause {
-    /**
-     * JDK classes that the first {@code GcInfo} initialises, named so that a JDK without one of
-     * them only skips it.
-     */
-    private static final String[] FIRST_USE = {
-        "com.sun.management.GcInfo",
-        "com.sun.management.internal.GcInfoCompositeData",
-        "com.sun.management.internal.GcInfoBuilder",
-        "javax.management.openmbean.CompositeDataSupport",
-        "javax.management.openmbean.TabularDataSupport",
-    };
-
     private final com.sun.management.GarbageCollectorMXBean[] beans;
     /** Each bean's collection count when it was last read. */
     private final long[] counts;
@@ -82,7 +70,12 @@ final class LastPause {
         if (read.isEmpty()) {
             return null;
         }
-        for (String c : FIRST_USE) {
+        // JDK classes that the first GcInfo initialises, named so that a JDK without one of them
+        // only skips it. A local, not a constant: this class has no static initialiser, which
+        // the clock's thread would run (see Background.prepare).
+        for (String c : new String[] {"com.sun.management.GcInfo", "com.sun.management.internal.GcInfoCompositeData",
+                "com.sun.management.internal.GcInfoBuilder", "javax.management.openmbean.CompositeDataSupport",
+                "javax.management.openmbean.TabularDataSupport"}) {
             try {
                 Class.forName(c, true, null);
             } catch (ClassNotFoundException e) {
@@ -96,7 +89,8 @@ final class LastPause {
 
     /**
      * The heap's bytes in use at the end of the latest pause of the beans whose count moved
-     * since the last call; the last figure if none moved; -1 if none ever reported one.
+     * since the last call (of two ending in the same millisecond, the smaller); the last figure
+     * if none moved; -1 if none ever reported one.
      */
     static long usedAfterLatest(Object lastPause) {
         LastPause p = (LastPause) lastPause;
@@ -117,8 +111,12 @@ final class LastPause {
                     sum += e.getValue().getUsed();
                 }
             }
-            latestEnd = info.getEndTime();
-            p.used = sum;
+            // Two pauses ending in the same millisecond (a young one and the full one it
+            // escalated to): the smaller figure is the later pause's.
+            if (info.getEndTime() > latestEnd || sum < p.used) {
+                latestEnd = info.getEndTime();
+                p.used = sum;
+            }
         }
         return p.used;
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.io.File;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,14 +41,20 @@ public final class ChildJvm {
         cmd.add("-cp");
         cmd.add(classPath);
         cmd.add(main.getName());
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        // To a file, not a pipe read to its end: reading a pipe to its end waits as long as the
+        // child lives, so a child that hung was never timed out.
+        Path log = Files.createTempFile("child-jvm-", ".log");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         String out;
-        try (var in = p.getInputStream()) {
-            out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("the child JVM did not finish in " + timeoutSeconds + " s:\n" + out);
+        try {
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                throw new AssertionError("the child JVM did not finish in " + timeoutSeconds + " s:\n"
+                        + new String(Files.readAllBytes(log), StandardCharsets.UTF_8));
+            }
+            out = new String(Files.readAllBytes(log), StandardCharsets.UTF_8);
+        } finally {
+            Files.deleteIfExists(log);
         }
         assertEquals(0, p.exitValue(), "the child JVM failed: " + String.join(" ", cmd) + "\n" + out);
         return out;

@@ -88,7 +88,7 @@ class ZeroAllocationTest {
      * A buffer pool's leases in a try-with-resources block: the compiler sees the whole block,
      * so it allocates no lease. In a JVM of its own: the lease goes only where the class pool's
      * call is inlined with one receiver class, and the other tests of this JVM lease from
-     * leak-detecting class pools too (a lease then costs 16 bytes).
+     * leak-detecting class pools too (a lease then costs 24 bytes).
      */
     @Test
     void steadyBufferLeasesAllocateNothing() throws Exception {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.stripedpool.Lease;
 import io.github.stripedpool.PoolClosedException;
@@ -72,11 +73,12 @@ class BufferPoolLeaseTest {
         try (BufferPool<ByteBuffer> pool = BufferPool.directBuffers().build()) {
             pool.release(pool.acquire(3000)); // the class pool made: its first buffer is counted below
             ByteBuffer kept = pool.acquire(3000);
-            long before = DirectBufferFreeTest.directBytes();
             Lease<ByteBuffer> lease = pool.lease(3000); // a new buffer: the idle one is held
-            assertEquals(before + 4096, DirectBufferFreeTest.directBytes());
+            long leased = DirectBufferFreeTest.directBytes();
             lease.invalidate();
-            assertEquals(before, DirectBufferFreeTest.directBytes(), "freed at the invalidation");
+            long after = DirectBufferFreeTest.directBytes();
+            // At least: the counter is the JVM's, and a cleaner may free another test's buffer meanwhile.
+            assertTrue(leased - after >= 4096, "freed at the invalidation: " + leased + " -> " + after);
             lease.close(); // the close of the block: does nothing
             assertThrows(IllegalStateException.class, lease::close);
             pool.release(kept);
@@ -127,7 +129,9 @@ class BufferPoolLeaseTest {
         long held = DirectBufferFreeTest.directBytes();
         pool.close();
         lease.close();
-        assertEquals(held - 4096, DirectBufferFreeTest.directBytes(), "freed at the lease's close");
+        long after = DirectBufferFreeTest.directBytes();
+        // At least: the counter is the JVM's, and a cleaner may free another test's buffer meanwhile.
+        assertTrue(held - after >= 4096, "freed at the lease's close: " + held + " -> " + after);
         BufferPoolStats s = pool.stats();
         assertEquals(0, s.classStats(6).idle(), s.toString());
         assertEquals(0, s.classStats(6).inUse(), s.toString());

@@ -97,13 +97,6 @@ class HeapTrimTest {
     }
 
     /**
-     * A stop-the-world collector clears the clock's sentinel in a pause, and the heap is read
-     * when the clock wakes, after allocation refilled part of the young generation: read through
-     * {@code Runtime}, a heap 65 % live looked fuller than the threshold (85 %) 1 to 5 times in
-     * 250 to 450 collections, on each of these collectors. The heap must be read as the pause left
-     * it; and a heap that is really short must still be trimmed.
-     */
-    /**
      * On G1 an array of half a region or more goes straight to the old generation, without a
      * pause: a buffer pool's oversized buffers of 700 KB, made at every request, made the old
      * space's usage, read after the pause, pass the threshold 12 to 24 times in about 1,400
@@ -117,6 +110,13 @@ class HeapTrimTest {
         assertTrue(Pattern.compile("pressed: trims [1-9]\\d*\\R").matcher(out).find(), out);
     }
 
+    /**
+     * A stop-the-world collector clears the clock's sentinel in a pause, and the heap is read
+     * when the clock wakes, after allocation refilled part of the young generation: read through
+     * {@code Runtime}, a heap 65 % live looked fuller than the threshold (85 %) 1 to 5 times in
+     * 250 to 450 collections, on each of these collectors. The heap must be read as the pause left
+     * it; and a heap that is really short must still be trimmed.
+     */
     @Test
     void aStopTheWorldCollectorTrimsAShortHeapButNotOneTwoThirdsLive() throws Exception {
         for (String collector : new String[] {"-XX:+UseSerialGC", "-XX:+UseParallelGC", "-XX:+UseG1GC"}) {
