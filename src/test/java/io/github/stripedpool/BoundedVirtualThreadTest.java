@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -46,20 +43,11 @@ class BoundedVirtualThreadTest {
     }
 
     private static String runInChildJvm(Path jdk) throws Exception {
-        List<String> cmd = List.of(jdk.resolve("bin").resolve("java").toString(), "-Xmx256m", "-cp",
-                VirtualThreadTest.childClassPath(), BoundedVirtualThreadExperiment.class.getName());
-        System.out.println("running in a child JVM: " + String.join(" ", cmd));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out;
-        try (var in = p.getInputStream()) {
-            out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        if (!p.waitFor(200, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("the child JVM did not finish in 200 s:\n" + out);
-        }
+        System.out.println("running " + BoundedVirtualThreadExperiment.class.getName() + " in a child JVM on " + jdk);
+        // ChildJvm: its timeout holds even if the child hangs (it reads the output from a file).
+        String out = ChildJvm.run(jdk, VirtualThreadTest.childClassPath(), BoundedVirtualThreadExperiment.class, 200,
+                "-Xmx256m");
         System.out.print(out);
-        assertEquals(0, p.exitValue(), "the child JVM failed:\n" + out);
         String line = out.lines().filter(l -> l.startsWith(BoundedVirtualThreadExperiment.RESULT))
                 .findFirst().orElse(null);
         assertNotNull(line, "the child JVM printed no result line:\n" + out);

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -59,21 +58,10 @@ class VirtualThreadTest {
     }
 
     private static VirtualThreadExperiment.Outcome runInChildJvm(Path jdk) throws Exception {
-        String java = jdk.resolve("bin").resolve(isWindows() ? "java.exe" : "java").toString();
-        List<String> cmd = List.of(java, "-Xmx256m", "-cp", childClassPath(),
-                VirtualThreadExperiment.class.getName());
-        System.out.println("running in a child JVM: " + String.join(" ", cmd));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out;
-        try (var in = p.getInputStream()) {
-            out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("the child JVM did not finish in 120 s:\n" + out);
-        }
+        System.out.println("running " + VirtualThreadExperiment.class.getName() + " in a child JVM on " + jdk);
+        // ChildJvm: its timeout holds even if the child hangs (it reads the output from a file).
+        String out = ChildJvm.run(jdk, childClassPath(), VirtualThreadExperiment.class, 120, "-Xmx256m");
         System.out.print(out);
-        assertEquals(0, p.exitValue(), "the child JVM failed:\n" + out);
         String line = out.lines().filter(l -> l.startsWith(VirtualThreadExperiment.RESULT)).findFirst()
                 .orElse(null);
         assertNotNull(line, "the child JVM printed no result line:\n" + out);
