@@ -207,16 +207,37 @@ final class Goals {
                 String where = "buffers, mixed sizes, " + kind + ", " + Names.threads(t) + ": ";
                 ratio(where + "≥ 1.1x Netty's PooledByteBufAllocator", Ratio.of(s, find(ofKind, "netty", t)), 1.1);
                 ratio(where + "≥ 1.1x Jetty's ArrayByteBufferPool", Ratio.of(s, find(ofKind, "jetty", t)), 1.1);
+                Run freeing = find(ofKind, "handFreeing", t);
                 limited(where + "≥ 1.0x hand-built pools, one per class", s, find(ofKind, "handBuilt", t),
                         find(ofKind, "floor", t), "the floor (a plain slot per thread and class)", 1.0);
+                alike(s, freeing);
                 Run leased = find(ofKind, "stripedLease", t);
                 if (leased != null) {
                     limited(where + "leases ≥ 1.0x hand-built pools, one per class", leased,
                             find(ofKind, "handBuilt", t), find(ofKind, "floor", t),
                             "the floor (a plain slot per thread and class)", 1.0);
+                    alike(leased, freeing);
                 }
             }
         }
+    }
+
+    /**
+     * Adds to the goal just added the ratio of {@code striped} to the hand-built direct pools
+     * whose destroy hook frees a dropped buffer at once ({@code handFreeing}), as the buffer
+     * pool's does: the hand-built row leaves that memory to the collector, and a destroy hook
+     * makes every take and put of a private slot a compare-and-set, so only this ratio compares
+     * like with like. Nothing is added where the run has no such row (heap buffers, or a run
+     * without it).
+     */
+    private void alike(Run striped, Run freeing) {
+        Ratio r = Ratio.of(striped, freeing);
+        if (r == null) {
+            return;
+        }
+        Goal g = goals.remove(goals.size() - 1);
+        goals.add(new Goal(g.target, g.measured + "; against hand-built pools that free dropped buffers at once, "
+                + "as this one does: " + r.text(), g.met));
     }
 
     private static Run find(List<Run> rs, String impl, int threads) {
