@@ -358,8 +358,7 @@ public final class BufferPool<B> implements AutoCloseable {
             s[i] = classes[i].stats();
             trims = Math.min(trims, s[i].trims());
         }
-        PoolStats o = oversizedPool.stats();
-        return new BufferPoolStats(name, kind.label(), sizes, s, o, o.acquired(), o.released(), trims);
+        return new BufferPoolStats(name, kind.label(), sizes, s, oversizedPool.stats(), trims);
     }
 
     /**

@@ -13,19 +13,15 @@ public final class BufferPoolStats {
     private final SizeClasses sizes;
     private final PoolStats[] classes;
     private final PoolStats oversized;
-    private final long oversizedAcquired;
-    private final long oversizedReleased;
     private final long trims;
 
     BufferPoolStats(String name, String kind, SizeClasses sizes, PoolStats[] classes, PoolStats oversized,
-            long oversizedAcquired, long oversizedReleased, long trims) {
+            long trims) {
         this.name = name;
         this.kind = kind;
         this.sizes = sizes;
         this.classes = classes;
         this.oversized = oversized;
-        this.oversizedAcquired = oversizedAcquired;
-        this.oversizedReleased = oversizedReleased;
         this.trims = trims;
     }
 
@@ -141,7 +137,7 @@ public final class BufferPoolStats {
      * @return how many oversized buffers the pool allocated
      */
     public long oversizedAcquired() {
-        return oversizedAcquired;
+        return oversized.acquired();
     }
 
     /**
@@ -151,15 +147,15 @@ public final class BufferPoolStats {
      * @return how many oversized buffers the pool dropped when they came back
      */
     public long oversizedReleased() {
-        return oversizedReleased;
+        return oversized.released();
     }
 
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder("Buffer pool '").append(name).append("' (").append(kind)
                 .append("): ").append(idleBytes()).append(" idle bytes of ").append(budget())
-                .append(" | oversized: acquired ").append(oversizedAcquired).append(", released ")
-                .append(oversizedReleased).append(" | trims ").append(trims);
+                .append(" | oversized: acquired ").append(oversized.acquired()).append(", released ")
+                .append(oversized.released()).append(" | trims ").append(trims);
         for (int i = 0; i < classes.length; i++) {
             sb.append("\n  ").append(classes[i]);
         }
