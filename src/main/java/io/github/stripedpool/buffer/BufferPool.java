@@ -5,6 +5,7 @@ import io.github.stripedpool.LeakDetection;
 import io.github.stripedpool.LeakReport;
 import io.github.stripedpool.Pool;
 import io.github.stripedpool.PoolBuilder;
+import io.github.stripedpool.PoolClosedException;
 import io.github.stripedpool.PoolStats;
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -265,10 +266,14 @@ public final class BufferPool<B> implements AutoCloseable {
      */
     public B acquire(int minSize) {
         int i = classFor(minSize);
-        if (i < 0 || i == count) {
-            return kind.handOut(oversized(minSize, Pool::acquire), minSize);
+        try {
+            if (i < 0 || i == count) {
+                return kind.handOut(oversized(minSize, Pool::acquire), minSize);
+            }
+            return kind.handOut(classes[i].acquire(), minSize);
+        } catch (PoolClosedException e) {
+            throw closed(e);
         }
-        return kind.handOut(classes[i].acquire(), minSize);
     }
 
     /**
@@ -289,9 +294,25 @@ public final class BufferPool<B> implements AutoCloseable {
      */
     public Lease<B> lease(int minSize) {
         int i = classFor(minSize);
-        Lease<B> lease = i < 0 || i == count ? oversized(minSize, Pool::lease) : classes[i].lease();
+        Lease<B> lease;
+        try {
+            lease = i < 0 || i == count ? oversized(minSize, Pool::lease) : classes[i].lease();
+        } catch (PoolClosedException e) {
+            throw closed(e);
+        }
         kind.handOut(lease.get(), minSize); // sets a ByteBuffer's limit, in place
         return lease;
+    }
+
+    /**
+     * The exception of an acquire or lease after close: the class pool that threw {@code e} has
+     * a name of its own (this pool's, with its size or {@value #OVERSIZED_SUFFIX} appended), which
+     * the caller never chose; this one names the buffer pool, with {@code e} as its cause.
+     */
+    private PoolClosedException closed(PoolClosedException e) {
+        PoolClosedException c = new PoolClosedException(name);
+        c.initCause(e);
+        return c;
     }
 
     /** The class of a request, {@link #count} above the largest, negative if out of range. */

@@ -198,13 +198,21 @@ public final class StripedRecyclerPool implements RecyclerPool<BufferRecycler> {
 
     /**
      * Drops the idle recyclers this thread can reach: those of the shared stripes and the
-     * victims, and the one in the calling thread's private slot. A recycler idle in another
+     * victims, and those in the calling thread's private slot. A recycler idle in another
      * platform thread's private slot stays until that thread takes it back or aging drops it.
      * Recyclers in use are not affected: they come back as usual. Each dropped recycler counts as
      * acquired and {@linkplain PoolStats#invalidated() invalidated}. A pool closed before or
      * during the call holds no idle recycler: there is nothing to clear.
      *
-     * @return true: this pool supports clearing
+     * <p>The pool has no way to take an idle recycler but to acquire one, so clear() acquires as
+     * many as {@link #pooledCount()} counted when it began. Where some of them sit in other
+     * threads' private slots, the first acquisition that finds none within reach makes a new
+     * recycler (counted as created, and as a miss); clear() drops it too, stops there, and
+     * returns false, as Jackson's {@code RecyclerPool.clear()} asks when not every pooled
+     * recycler was dropped.
+     *
+     * @return true if every recycler idle when the call began was dropped (or the pool is
+     *         closed); false if some were out of reach, or were taken by other threads meanwhile
      */
     @Override
     public boolean clear() {
@@ -219,7 +227,7 @@ public final class StripedRecyclerPool implements RecyclerPool<BufferRecycler> {
                 BufferRecycler r = pool.acquire();
                 pool.invalidate(r);
                 if (created.get() != before) {
-                    break; // the factory ran: nothing idle is left within reach
+                    return false; // the factory ran: what is left idle is out of reach
                 }
             }
         } catch (PoolClosedException e) {

@@ -200,6 +200,55 @@ class StripedRecyclerPoolTest {
         assertEquals(1, pool.stats().created(), pool.stats().toString());
     }
 
+    /**
+     * Jackson's {@code RecyclerPool.clear()}: true only if every pooled recycler was dropped.
+     * Five recyclers idle in a live worker's private slot and spare entries are out of the
+     * caller's reach: clear() drops none of them and says so; the one recycler it made on finding
+     * none within reach is dropped too, and counted as created, missed and invalidated. With the
+     * worker's recyclers and one in the caller's own slot, it drops the caller's, stops at the
+     * first it would have to make, and says false again.
+     */
+    @Test
+    void clearReturnsFalseWhenRecyclersIdleInOtherThreadsSlotsStay() throws Exception {
+        StripedRecyclerPool pool = tracked(StripedRecyclerPool.newPool());
+        java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        Thread worker = new Thread(() -> {
+            List<BufferRecycler> held = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                held.add(pool.acquireAndLinkPooled());
+            }
+            held.forEach(BufferRecycler::releaseToPool);
+            released.countDown();
+            try {
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        worker.start();
+        try {
+            released.await();
+            assertEquals(5, pool.pooledCount());
+            assertFalse(pool.clear(), "five recyclers stay pooled in the worker's slot: " + pool.stats());
+            assertEquals(5, pool.pooledCount(), pool.stats().toString());
+            PoolStats s = pool.stats();
+            assertEquals(6, s.created(), "the one made on finding none within reach: " + s);
+            assertEquals(1, s.invalidated(), s.toString());
+
+            pool.acquireAndLinkPooled().releaseToPool(); // a new recycler, in the caller's own slot
+            assertEquals(6, pool.pooledCount());
+            assertEquals(7, pool.stats().created(), pool.stats().toString());
+            assertFalse(pool.clear(), pool.stats().toString());
+            assertEquals(5, pool.pooledCount(), "the caller's own recycler is dropped: " + pool.stats());
+            assertEquals(8, pool.stats().created(), pool.stats().toString());
+            assertEquals(3, pool.stats().invalidated(), pool.stats().toString());
+        } finally {
+            done.countDown();
+            worker.join();
+        }
+    }
+
     @Test
     void settingsStartFromTheDefaultsAndABoundedPoolIsRefused() {
         StripedRecyclerPool defaults = tracked(StripedRecyclerPool.newPool());
