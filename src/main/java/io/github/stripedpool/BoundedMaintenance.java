@@ -40,7 +40,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * counted once and as many candidates as minIdle needs are published back; only then do
  * destroy hooks run, on claimed entries, so acquisitions during a hook take objects eviction
  * has already decided to keep, and no idle object is destroyed on the strength of a
- * count taken before them. An idle count before the claims only caps how many are claimed, so
+ * count taken before them. Without minIdle there is nothing to keep and nothing to count, and
+ * each candidate is destroyed as soon as it is claimed: a destroy hook that acquires from its own
+ * pool then finds the candidates not claimed yet still idle, where claimed ones would have held
+ * every unit of capacity of a pool at its cap until the hook's own wait timed out. With minIdle,
+ * such a hook can still wait for the run's claimed objects (documented in {@link Pool}). An idle count before the claims only caps how many are claimed, so
  * that a pool sitting at minIdle is not claimed and put back at every run. So a run walks the
  * table at most three times (two counts, the claims), whatever it evicts. The candidates are held
  * in {@link #claimed}, grown before any claim so that an allocation failure leaves no entry
@@ -243,7 +247,10 @@ final class BoundedMaintenance implements AfterCollection {
             int why = e.state() == BoundedEntry.IDLE ? expiry(e, now, ep, mayEvictIdle > idleEnd) : LIVES;
             if (why != LIVES && BoundedStates.idleToReserved(e)) {
                 why = expiry(e, now, ep, mayEvictIdle > idleEnd); // as the owner: see the class comment
-                if (why == IDLE_TOO_LONG) {
+                if (why != LIVES && minIdle == 0) {
+                    // Nothing to keep, so nothing to count: destroyed at once (see the class comment).
+                    fatal = UserHooks.fatal(fatal, states.destroy(e, e.item));
+                } else if (why == IDLE_TOO_LONG) {
                     c[idleEnd++] = e;
                 } else if (why == PAST_LIFETIME) {
                     c[--lifeStart] = e;
@@ -384,19 +391,31 @@ final class BoundedMaintenance implements AfterCollection {
         }
         final BoundedEntry[] es = states.table.array();
         int excess = states.countIdle() - minIdle;
-        if (excess > 0 && claimed.length < es.length) {
-            claimed = new BoundedEntry[es.length]; // before any claim, see the class comment
-        }
-        final BoundedEntry[] c = claimed;
-        int n = 0;
-        for (int i = 0; i < es.length && n < excess; i++) {
-            if (BoundedStates.idleToReserved(es[i])) {
-                c[n++] = es[i];
-            }
-        }
         Throwable fatal = null;
-        int keep = keepFor(n);
-        fatal = keepOrDestroy(c, n, keep, fatal);
+        int n = 0;
+        int keep = 0;
+        if (minIdle == 0) {
+            // Nothing to keep, so nothing to count: each destroyed at once (see the class comment).
+            for (int i = 0; i < es.length && n < excess; i++) {
+                BoundedEntry e = es[i];
+                if (BoundedStates.idleToReserved(e)) {
+                    n++;
+                    fatal = UserHooks.fatal(fatal, states.destroy(e, e.item));
+                }
+            }
+        } else {
+            if (excess > 0 && claimed.length < es.length) {
+                claimed = new BoundedEntry[es.length]; // before any claim, see the class comment
+            }
+            final BoundedEntry[] c = claimed;
+            for (int i = 0; i < es.length && n < excess; i++) {
+                if (BoundedStates.idleToReserved(es[i])) {
+                    c[n++] = es[i];
+                }
+            }
+            keep = keepFor(n);
+            fatal = keepOrDestroy(c, n, keep, fatal);
+        }
         trims = trims + 1;
         trimGate.trimmed(n - keep, now, false); // every idle object beyond minIdle went
         UserHooks.rethrowVmError(fatal);

@@ -153,9 +153,13 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             BoundedEntry h = l.hint;
             if (h != null && BoundedStates.idleToBorrowed(h)) {
                 Object x = BoundedStates.take(h);
-                if (hooks.validate == null || valid(h, x)) {
+                int v = hooks.validate == null ? VALID : validate(h, x);
+                if (v == VALID) {
                     l.privateHits++;
                     return borrowed(h, x);
+                }
+                if (v == REFUSED) {
+                    return replaceRefused(l);
                 }
             }
         } else {
@@ -173,9 +177,13 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         BoundedEntry h = threads.virtualHint();
         if (h != null && BoundedStates.idleToBorrowed(h)) {
             Object x = BoundedStates.take(h);
-            if (hooks.validate == null || valid(h, x)) {
+            int v = hooks.validate == null ? VALID : validate(h, x);
+            if (v == VALID) {
                 BoundedThreads.count(null, h, Counts.HIT_HOME);
                 return borrowed(h, x);
+            }
+            if (v == REFUSED) {
+                return replaceRefused(null);
             }
         }
         return acquireSlow(null, timeoutNanos, start);
@@ -222,14 +230,17 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 }
             }
             Object x = BoundedStates.take(e);
-            if (counter == Counts.MISS || hooks.validate == null || valid(e, x)) {
+            int v = counter == Counts.MISS || hooks.validate == null ? VALID : validate(e, x);
+            if (v == VALID) {
                 return won(l, e, x, counter);
             }
+            if (v == REFUSED) {
+                return replaceRefused(l);
+            }
             if (waiting.pastDeadline(start, timeoutNanos)) {
-                // The timeout bounds the validations, so that idle objects that keep failing a
-                // slow one cannot hold the caller past it; but a unit of capacity free now (the
-                // refused object's, at a zero timeout say) is used, with one factory call and no
-                // validation, rather than reported as a timeout with nothing in use.
+                // Claimed before its validation could run (a stray release of the object): the
+                // timeout bounds the call, but a unit of capacity free now is used, with one
+                // factory call, rather than reported as a timeout with nothing in use.
                 if (states.isClosed()) {
                     throw new PoolClosedException(name);
                 }
@@ -240,6 +251,22 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
                 return won(l, c, BoundedStates.take(c), Counts.MISS);
             }
         }
+    }
+
+    /**
+     * After {@link #validate} refused an object: the caller holds the unit of capacity the
+     * object held and makes a new object with it, whatever the deadline (one factory call, no
+     * validation), so that it keeps its turn: had the unit gone back to the pool, it would have
+     * gone to the next waiter, and the caller, which had been served (the oldest waiter, or the
+     * first to find the object idle), would have queued again behind it, its wait started anew.
+     */
+    private T replaceRefused(BoundedThreads.Local l) {
+        if (states.isClosed()) {
+            states.capacityBack();
+            throw new PoolClosedException(name);
+        }
+        BoundedEntry c = states.create(l); // on failure, gives the unit back before it throws
+        return won(l, c, BoundedStates.take(c), Counts.MISS);
     }
 
     /** The end of a successful {@link #acquireSlow}: counts where the object came from, hints. */
@@ -277,25 +304,38 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
         return (T) x;
     }
 
+    /** {@link #validate}: the hook accepted the object, which is the caller's. */
+    private static final int VALID = 0;
+    /** {@link #validate}: refused and destroyed; the caller holds its unit of capacity. */
+    private static final int REFUSED = 1;
+    /** {@link #validate}: the entry was claimed before the hook could run; not the caller's. */
+    private static final int LOST = 2;
+
     /**
      * Runs the validate hook on {@code x}, the object of the entry {@code e} the caller has just
      * borrowed, with the entry RESERVED ({@link BoundedStates#toValidate}: a hook may call any
      * method of the pool, on this object too); if it accepts, the entry is the caller's again
-     * (BORROWED); if it refuses or throws, destroys the object and frees the entry. A
-     * {@link VirtualMachineError} of either hook reaches the caller once the entry is freed.
-     * False, the object not the caller's, if the entry was claimed before the hook could run.
+     * (BORROWED): {@link #VALID}. If it refuses or throws, destroys the object and frees the
+     * entry, and the caller keeps the object's unit of capacity ({@link #REFUSED}: it must make
+     * an object with it or give it back); a {@link VirtualMachineError} of either hook gives the
+     * unit back first and then reaches the caller. {@link #LOST}, the object not the caller's,
+     * if the entry was claimed before the hook could run.
      */
-    private boolean valid(BoundedEntry e, Object x) {
+    private int validate(BoundedEntry e, Object x) {
         if (!BoundedStates.toValidate(e)) {
-            return false;
+            return LOST;
         }
         Throwable f = hooks.validateFailure(x, threads.counts);
         if (f == null) {
             BoundedStates.validated(e);
-            return true;
+            return VALID;
         }
-        UserHooks.rethrowVmError(UserHooks.fatal(f, destroy(e, x)));
-        return false;
+        Throwable fatal = UserHooks.fatal(f, states.destroyKeepingCapacity(e, x));
+        if (fatal != null) {
+            states.capacityBack();
+            UserHooks.rethrowVmError(fatal);
+        }
+        return REFUSED;
     }
 
     // ---------------------------------------------------------------- release

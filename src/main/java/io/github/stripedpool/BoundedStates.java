@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   reservedToBorrowed RESERVED -&gt; BORROWED  its creator, once the factory returned ({@link #create});
  *                                          a queued waiter that keeps what its look reserved ({@link #keep})
  *   publish           RESERVED or BORROWED (owned) -&gt; IDLE, or BORROWED by the oldest waiter
- *   reservedToFree    RESERVED -&gt; FREE      {@link #destroy}, a failed factory, {@link #reclaim}
+ *   reservedToFree    RESERVED -&gt; FREE      {@link #destroy}, a failed factory, {@link #reclaim};
+ *                                          {@link #destroyKeepingCapacity}, whose caller keeps the unit
  * </pre>
  * Two parts carry some of these out for this class, together with their own structure:
  * {@link BoundedEntryTable} (the CAS of {@code takeIdle} as it pops an idle stack, the claim of
@@ -322,9 +323,19 @@ final class BoundedStates {
      *         own work is done; null otherwise
      */
     Throwable destroy(BoundedEntry e, Object x) {
+        Throwable t = destroyKeepingCapacity(e, x);
+        capacityBack();
+        return t;
+    }
+
+    /**
+     * As {@link #destroy}, but the caller keeps the unit of capacity: it makes an object with it
+     * ({@link #create}) or gives it back ({@link #capacityBack}).
+     */
+    Throwable destroyKeepingCapacity(BoundedEntry e, Object x) {
         e.item = null;
         Throwable t = hooks.drop(x, null, threads.counts);
-        reservedToFree(e);
+        freeEntry(e);
         return t;
     }
 
@@ -365,12 +376,17 @@ final class BoundedStates {
 
     /** RESERVED to FREE for an entry whose object is gone, then its unit of capacity back. */
     private void reservedToFree(BoundedEntry e) {
+        freeEntry(e);
+        capacityBack();
+    }
+
+    /** RESERVED to FREE, the caller keeping the entry's unit of capacity. */
+    private void freeEntry(BoundedEntry e) {
         if (e.ref != null) {
             index.remove(e);
             e.ref = null;
         }
         table.free(e);
-        capacityBack();
     }
 
     /**

@@ -412,9 +412,21 @@ final class BoundedWaitQueue {
         timeouts.incrementAndGet();
     }
 
+    /**
+     * Counts a wait that timed out during the yields before queueing ({@link BoundedWaiting}):
+     * a wait like one in the queue, {@code waited} long, for the statistics.
+     */
+    void waitedWithoutQueueing(long waited) {
+        waits.incrementAndGet();
+        record(waited);
+    }
+
     /** Records the length of a wait that has ended, however it ended. */
     void ended(Waiter w) {
-        long waited = System.nanoTime() - w.since;
+        record(System.nanoTime() - w.since);
+    }
+
+    private void record(long waited) {
         waitNanosTotal.addAndGet(waited);
         for (long m = waitNanosMax.get(); waited > m; m = waitNanosMax.get()) {
             if (waitNanosMax.compareAndSet(m, waited)) {

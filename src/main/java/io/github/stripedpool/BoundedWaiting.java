@@ -150,6 +150,11 @@ final class BoundedWaiting {
             long now = System.nanoTime();
             if (timeoutNanos - (now - start) <= 0) {
                 timedOut = true; // the yields took the whole timeout: a wait that timed out
+                if (waitStart - start < timeoutNanos) {
+                    // Time was left when the wait began (a zero timeout, or one the validations
+                    // used up, never waited): counted as a wait, as one in the queue is.
+                    queue.waitedWithoutQueueing(now - waitStart);
+                }
                 throw timeout(timeoutNanos);
             }
             // Waited since before its yields: the statistics and the starvation threshold count them.
@@ -223,6 +228,15 @@ final class BoundedWaiting {
                         BoundedStates.keep(found);
                     }
                     return got;
+                }
+                if (found != null && w.outcome == BoundedWaitQueue.Waiter.CLOSED) {
+                    // Closed after the look reserved an idle object: close's sweep skips a
+                    // RESERVED entry, so the object must not go back to be destroyed after
+                    // close returned. The waiter keeps it, as an acquire that took an idle object
+                    // just before close does: in use at close, destroyed at its release.
+                    w.taken = true;
+                    BoundedStates.keep(found);
+                    return found;
                 }
                 giveBack(got); // served meanwhile as well: keep what was handed, return the other
                 return served(w);
@@ -341,11 +355,29 @@ final class BoundedWaiting {
         return timeout(timeoutNanos);
     }
 
+    /**
+     * A timeout as the user would write it: whole milliseconds as such ({@code 2000 ms}), others
+     * to three significant decimals at most ({@code 1.9 ms}, {@code 500 µs}, {@code 15 ns}), so
+     * that a timeout below a millisecond never reads as {@code 0 ms}.
+     */
+    static String describe(long nanos) {
+        if (nanos < 1_000) {
+            return nanos + " ns";
+        }
+        return nanos < 1_000_000 ? decimals(nanos / 1e3) + " µs" : decimals(nanos / 1e6) + " ms";
+    }
+
+    private static String decimals(double v) {
+        String s = String.format(java.util.Locale.ROOT, "%.3f", v);
+        s = s.replaceAll("0+$", "");
+        return s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
+    }
+
     /** Counts a timeout and describes it. */
     private PoolTimeoutException timeout(long timeoutNanos) {
         queue.timedOut();
         return new PoolTimeoutException("pool '" + name + "': no object became available within "
-                + Math.max(0, timeoutNanos) / 1_000_000 + " ms; " + states.inUse() + " of maxTotal "
+                + describe(Math.max(0, timeoutNanos)) + "; " + states.inUse() + " of maxTotal "
                 + states.maxTotal + " in use, " + queue.size() + " other thread(s) waiting. Raise "
                 + "maxTotal or the timeout, or look for objects held too long or never released");
     }

@@ -51,7 +51,11 @@ import java.util.function.Supplier;
  * things are the caller's to avoid: a hook that calls, without end, the call that runs it (a
  * factory that acquires from its own empty pool recurses until {@link StackOverflowError}), and,
  * in a bounded pool, a hook that waits for an object while the thread already holds the last
- * ones (it waits for its own release, up to the acquire timeout).
+ * ones (it waits for its own release, up to the acquire timeout). In a bounded pool with
+ * {@code minIdle}, eviction and a trim under heap pressure first take out every object they will
+ * destroy, then run the destroy hooks: a destroy hook that waits there for an object of its own
+ * pool at its cap waits for those, up to its timeout (without {@code minIdle} each object is
+ * destroyed as soon as it is taken out, and the hook gets one of the others).
  *
  * <h2>Misuse the pool catches</h2>
  * <ul>

@@ -406,9 +406,9 @@ public final class PoolBuilder<T> {
     /**
      * Bounded pools only: a check run on the acquiring thread before an existing object is handed
      * out (not on an object the factory has just made). An object that fails it, or makes it
-     * throw, is destroyed, and the acquisition goes on with another object or a new one, within
-     * the acquire's timeout; past it, it still takes a place that is free (one factory call, no
-     * validation) before it times out. A throw is also logged and counted in
+     * throw, is destroyed, and the acquiring thread makes a new one in its place (one factory
+     * call, no further validation, whatever the timeout), so that it keeps its turn among the
+     * waiters. A throw is also logged and counted in
      * {@link PoolStats#hookFailures()}. While it runs, the object is the pool's: a release or
      * invalidation of it from the hook throws {@link IllegalStateException}, a failure of the hook.
      *

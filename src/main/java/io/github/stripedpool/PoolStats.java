@@ -355,8 +355,9 @@ public final class PoolStats {
 
     /**
      * Acquisitions of a bounded pool that found nothing idle and no capacity left, and so
-     * waited (however the wait ended: served, timed out, interrupted, closed). Always 0 in an
-     * unbounded pool.
+     * waited (however the wait ended: served, timed out, interrupted, closed), the yields of a
+     * platform thread before it queues included; an acquire whose timeout was zero, or used up
+     * before it began to wait, did not wait. Always 0 in an unbounded pool.
      *
      * @return acquisitions that waited, since the pool was built
      */

@@ -16,7 +16,7 @@ import org.objectweb.asm.Opcodes;
  * Stalls a waiter at a chosen point of {@code BoundedWaiting.awaitQueued}, which a virtual thread
  * cannot be stopped at otherwise (no call there can be overridden, nothing there blocks). The
  * method is retransformed so that four of its calls go through this class instead:
- * {@code states.reserveIdle} ("look", before), {@code queue.starving()} ("mode", before),
+ * {@code states.reserveIdle} ("look", before; "reserved", after, only when it took an entry), {@code queue.starving()} ("mode", before),
  * {@code queue.starve()} ("starved", after) and {@code queue.spendSignal(w)} ("spent" or
  * "kept", after); and in {@code BoundedWaiting.lookForTheNext}, the look a waiter owes once
  * served, {@code states.reserveIdle} ("owed", after, only when it took an entry). A test arms a one-shot {@link Gate} for a thread and a point; the thread stops
@@ -76,7 +76,11 @@ final class WaitHooks {
 
     static BoundedEntry reserveIdle(BoundedStates s, int home) {
         at("look");
-        return s.reserveIdle(home);
+        BoundedEntry e = s.reserveIdle(home);
+        if (e != null) {
+            at("reserved");
+        }
+        return e;
     }
 
     /** The look of {@code BoundedWaiting.lookForTheNext}: stops ("owed") after it took an entry. */
