@@ -147,8 +147,15 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             throw new PoolClosedException(name);
         }
         BoundedThreads.Local l = threads.local();
-        // With a validate hook the timeout starts now: it bounds the validations too.
-        long start = hooks.validate != null ? System.nanoTime() : NOT_STARTED;
+        long start = NOT_STARTED;
+        if (hooks.validate != null) {
+            // A refused object is destroyed and replaced with its unit of capacity, which the
+            // acquire holds from the destroy to the new object's entry: an overflow anywhere on
+            // that path, locks included, would lose the unit for good. So the room for it is
+            // proven here, holding nothing yet (a validation costs far more than the descent).
+            StackHeadroom.ensureForValidation();
+            start = System.nanoTime(); // the timeout starts now: it bounds the validation too
+        }
         if (l != null) {
             BoundedEntry h = l.hint;
             if (h != null && BoundedStates.idleToBorrowed(h)) {
@@ -265,7 +272,13 @@ final class BoundedPool<T> implements Pool<T>, LeakAware {
             states.capacityBack();
             throw new PoolClosedException(name);
         }
-        BoundedEntry c = states.create(l); // on failure, gives the unit back before it throws
+        BoundedEntry c;
+        try {
+            c = states.create(l); // on failure, gives the unit back before it throws
+        } catch (RuntimeException | Error e) {
+            maintenance.requestRefill(); // one object fewer: minIdle may want it back
+            throw e;
+        }
         return won(l, c, BoundedStates.take(c), Counts.MISS);
     }
 

@@ -194,9 +194,10 @@ public final class PoolStats {
     }
 
     /**
-     * Acquisitions that found nothing idle and called the factory.
+     * Acquisitions that called the factory: they found nothing idle, or (a bounded pool) replaced
+     * an object the validate hook refused with a new one.
      *
-     * @return acquisitions that found nothing idle and called the factory
+     * @return acquisitions that called the factory
      */
     public long misses() {
         return misses;

@@ -31,7 +31,8 @@ package io.github.stripedpool;
  * waiter, creating or dropping a bounded pool's object, statistics and aging;
  * {@value #CREATION_FRAMES} before a bounded pool with room creates, and instead of
  * {@value #FRAMES} when a thread joins the wait queue (a wait may end with a unit to create
- * with). The paths that take no lock (an unbounded pool's acquire and release, a bounded pool's
+ * with); {@value #VALIDATION_FRAMES} at each acquire of a bounded pool with a validate hook,
+ * whose refusals destroy and create while holding a unit ({@link #ensureForValidation}). The paths that take no lock (an unbounded pool's acquire and release, a bounded pool's
  * acquire and release when no thread waits) do not pay it. Side by side, with and without it:
  * BoundedBenchmark, 4 threads on 2 objects, hold 100, no loss (two pairs of runs, for the locks
  * and again for the creation path); ConnectionPoolShape, 64 platform threads on 8 objects, 50 µs
@@ -52,6 +53,14 @@ final class StackHeadroom {
      * reserves: claiming an entry, indexing the object, giving the unit back), with room to spare.
      */
     static final int CREATION_FRAMES = FRAMES + 32;
+    /**
+     * Frames {@link #ensureForValidation} descends: twice {@link #FRAMES}. Proven where a
+     * validated acquire begins, above the whole path of a refusal (take, validate, destroy, free
+     * the entry, make the replacement), several frames deeper than the creation path's proof, and
+     * their frames larger than the descent's: with {@link #CREATION_FRAMES} there, a walk to the
+     * end of a 256 KiB stack still lost a unit or more in most runs ({@code BoundedRefusalTest}).
+     */
+    static final int VALIDATION_FRAMES = 2 * FRAMES;
 
     private StackHeadroom() {
     }
@@ -76,6 +85,18 @@ final class StackHeadroom {
      */
     static void ensureForCreation() {
         if (descend(CREATION_FRAMES) != CREATION_FRAMES) {
+            throw new AssertionError("the descent counts its frames");
+        }
+    }
+
+    /**
+     * Returns if the stack has room for a validated acquire of a bounded pool, a refused
+     * object's destroy and its replacement's creation included (the acquire holds a unit of
+     * capacity from the destroy to the new entry); otherwise throws {@link StackOverflowError},
+     * holding nothing. Costs {@value #VALIDATION_FRAMES} calls, next to a validation.
+     */
+    static void ensureForValidation() {
+        if (descend(VALIDATION_FRAMES) != VALIDATION_FRAMES) {
             throw new AssertionError("the descent counts its frames");
         }
     }
