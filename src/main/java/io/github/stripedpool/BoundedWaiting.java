@@ -219,6 +219,7 @@ final class BoundedWaiting {
             }
             // The waiter's half of the Dekker pair (class comment): queued or woken, look again.
             // Reserved, not borrowed: whether it keeps the entry, the cancel below decides.
+            boolean openBefore = !states.isClosed(); // read before the look: see below
             BoundedEntry found = states.reserveIdle(home);
             owesLook = false;
             if (found != null || states.tryReserve()) {
@@ -229,11 +230,13 @@ final class BoundedWaiting {
                     }
                     return got;
                 }
-                if (found != null && w.outcome == BoundedWaitQueue.Waiter.CLOSED) {
+                if (found != null && openBefore && w.outcome == BoundedWaitQueue.Waiter.CLOSED) {
                     // Closed after the look reserved an idle object: close's sweep skips a
                     // RESERVED entry, so the object must not go back to be destroyed after
                     // close returned. The waiter keeps it, as an acquire that took an idle object
-                    // just before close does: in use at close, destroyed at its release.
+                    // just before close does: in use at close, destroyed at its release. Not if
+                    // the pool was closed before the look: then the object was released after
+                    // close (close destroyed what was idle), and goes back to be destroyed.
                     w.taken = true;
                     BoundedStates.keep(found);
                     return found;
