@@ -323,14 +323,18 @@ final class BoundedStates {
      *         own work is done; null otherwise
      */
     Throwable destroy(BoundedEntry e, Object x) {
-        Throwable t = destroyKeepingCapacity(e, x);
-        capacityBack();
+        // Not through destroyKeepingCapacity: each frame on this path counts at the end of a
+        // stack, where the proven room (StackHeadroom) is only what the path has always used.
+        e.item = null;
+        Throwable t = hooks.drop(x, null, threads.counts);
+        reservedToFree(e);
         return t;
     }
 
     /**
      * As {@link #destroy}, but the caller keeps the unit of capacity: it makes an object with it
-     * ({@link #create}) or gives it back ({@link #capacityBack}).
+     * ({@link #create}) or gives it back ({@link #capacityBack}). Called by a validated acquire,
+     * which proved the room for it ({@link StackHeadroom#ensureForValidation}).
      */
     Throwable destroyKeepingCapacity(BoundedEntry e, Object x) {
         e.item = null;
@@ -376,7 +380,11 @@ final class BoundedStates {
 
     /** RESERVED to FREE for an entry whose object is gone, then its unit of capacity back. */
     private void reservedToFree(BoundedEntry e) {
-        freeEntry(e);
+        if (e.ref != null) { // as freeEntry, inline: see destroy
+            index.remove(e);
+            e.ref = null;
+        }
+        table.free(e);
         capacityBack();
     }
 
