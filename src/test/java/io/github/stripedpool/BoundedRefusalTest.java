@@ -310,29 +310,34 @@ class BoundedRefusalTest {
             Tracked first = pool.acquire();
             pool.release(first);
             armed.set(true);
-            java.util.concurrent.CompletableFuture<Object> a = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return pool.acquire(Duration.ofSeconds(10));
-                } catch (RuntimeException e) {
-                    return e;
+            // Threads of its own, not the common pool: with 2 processors that pool may have one
+            // worker (JDK 25), and the second acquire would wait behind the first, stopped in its hook.
+            java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+            Object ra;
+            Object rb;
+            try {
+                java.util.concurrent.Callable<Object> acquire = () -> {
+                    try {
+                        return pool.acquire(Duration.ofSeconds(10));
+                    } catch (RuntimeException e) {
+                        return e;
+                    }
+                };
+                java.util.concurrent.Future<Object> a = threads.submit(acquire);
+                assertTrue(inHook.await(10, TimeUnit.SECONDS));
+                java.util.concurrent.Future<Object> b = threads.submit(acquire);
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (((BoundedPool<?>) pool).waiting() == 0 && !b.isDone() && System.nanoTime() < deadline) {
+                    PoolAssertions.pauseForPolling();
                 }
-            });
-            assertTrue(inHook.await(10, TimeUnit.SECONDS));
-            java.util.concurrent.CompletableFuture<Object> b = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return pool.acquire(Duration.ofSeconds(10));
-                } catch (RuntimeException e) {
-                    return e;
-                }
-            });
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (((BoundedPool<?>) pool).waiting() == 0 && !b.isDone() && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
+                pool.close();
+                rb = b.get(10, TimeUnit.SECONDS);
+                go.countDown();
+                ra = a.get(10, TimeUnit.SECONDS);
+            } finally {
+                go.countDown(); // never leave a hook stopped, whatever failed
+                threads.shutdownNow();
             }
-            pool.close();
-            Object rb = b.get(10, TimeUnit.SECONDS);
-            go.countDown();
-            Object ra = a.get(10, TimeUnit.SECONDS);
             if (ra instanceof Tracked) {
                 pool.release((Tracked) ra);
             }
