@@ -217,9 +217,18 @@ final class BoundedWaiting {
                 }
                 return served(w);
             }
+            if (states.isClosed()) {
+                // Closed before the look: what is idle now was idle when close() was called, or
+                // was released after it, and is close's or that release's to destroy before they
+                // return. A look would reserve it out of close's sweep and give it back to be
+                // destroyed here, after close() returned. Leave the queue instead.
+                if (queue.cancel(w)) {
+                    throw new PoolClosedException(name);
+                }
+                return served(w); // closed, or handed an object before close: it is in use
+            }
             // The waiter's half of the Dekker pair (class comment): queued or woken, look again.
             // Reserved, not borrowed: whether it keeps the entry, the cancel below decides.
-            boolean openBefore = !states.isClosed(); // read before the look: see below
             BoundedEntry found = states.reserveIdle(home);
             owesLook = false;
             if (found != null || states.tryReserve()) {
@@ -230,13 +239,12 @@ final class BoundedWaiting {
                     }
                     return got;
                 }
-                if (found != null && openBefore && w.outcome == BoundedWaitQueue.Waiter.CLOSED) {
-                    // Closed after the look reserved an idle object: close's sweep skips a
-                    // RESERVED entry, so the object must not go back to be destroyed after
-                    // close returned. The waiter keeps it, as an acquire that took an idle object
-                    // just before close does: in use at close, destroyed at its release. Not if
-                    // the pool was closed before the look: then the object was released after
-                    // close (close destroyed what was idle), and goes back to be destroyed.
+                if (found != null && w.outcome == BoundedWaitQueue.Waiter.CLOSED) {
+                    // Closed after the pool was seen open, before the look reserved an idle
+                    // object or after: close's sweep skips a RESERVED entry, so the object must
+                    // not go back to be destroyed after close returned. The waiter keeps it, as
+                    // an acquire that took an idle object just before close does: in use at
+                    // close, destroyed at its release.
                     w.taken = true;
                     BoundedStates.keep(found);
                     return found;
@@ -359,9 +367,10 @@ final class BoundedWaiting {
     }
 
     /**
-     * A timeout as the user would write it: whole milliseconds as such ({@code 2000 ms}), others
-     * to three significant decimals at most ({@code 1.9 ms}, {@code 500 µs}, {@code 15 ns}), so
-     * that a timeout below a millisecond never reads as {@code 0 ms}.
+     * A timeout as the user would write it: in nanoseconds below a microsecond ({@code 15 ns}),
+     * else in microseconds below a millisecond ({@code 500 µs}, {@code 1.5 µs}), else in
+     * milliseconds ({@code 2000 ms}, {@code 1.9 ms}), with at most three decimal places and no
+     * trailing zeros, so that a timeout below a millisecond never reads as {@code 0 ms}.
      */
     static String describe(long nanos) {
         if (nanos < 1_000) {

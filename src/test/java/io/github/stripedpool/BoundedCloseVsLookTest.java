@@ -1,11 +1,13 @@
 package io.github.stripedpool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,6 +24,11 @@ import org.junit.jupiter.api.Timeout;
  * before close() does: when close() returns nothing is idle, and the object is destroyed once,
  * at its release. The waiter is stopped right after its look ({@link WaitHooks}, "reserved"), so
  * the interleaving is forced, not timed.
+ *
+ * <p>The other side: a waiter that reads the pool closed before its look must not look at all.
+ * An object idle then was idle when close() was called, and close() must destroy it before it
+ * returns; a look that reserved it hid it from close's sweep, and the waiter gave it back to be
+ * destroyed after close() had returned.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class BoundedCloseVsLookTest {
@@ -75,5 +82,82 @@ class BoundedCloseVsLookTest {
         assertEquals(0, atReturn, "destroyed while the waiter held it");
         assertEquals(1, destroys.get(), "destroyed once in all, at its release after close()");
         assertEquals("waiter", destroyedOn.get());
+    }
+
+    @Test
+    void aWaiterThatReadsThePoolClosedBeforeItsLookLeavesTheIdleObjectsToClose() throws Exception {
+        WaitHooks.install();
+        AtomicInteger destroys = new AtomicInteger();
+        CountDownLatch closeStalled = new CountDownLatch(1);
+        CountDownLatch letCloseGo = new CountDownLatch(1);
+        AtomicReference<Throwable> waiterEnded = new AtomicReference<>();
+        // No starving mode in this test (a threshold of an hour): every release makes its object
+        // idle and wakes the waiter, and the waiter's looks are the only way it takes one.
+        BoundedPool<Object> pool = BoundedPool.start(Pool.builder(Object::new).maxTotal(3)
+                .destroy(x -> {
+                    if (destroys.incrementAndGet() == 1) { // close's first destroy: stall it
+                        closeStalled.countDown();
+                        await(letCloseGo);
+                    }
+                })
+                .settings("closed-before-look"), TimeUnit.HOURS.toNanos(1));
+        Object p = pool.acquire();
+        Object q = pool.acquire();
+        Object held = pool.acquire();
+        Thread w = new Thread(() -> {
+            try {
+                Object got = pool.acquire(Duration.ofSeconds(30));
+                waiterEnded.set(new AssertionError("the waiter got an object of a closed pool: " + got));
+            } catch (Throwable t) {
+                waiterEnded.set(t);
+            }
+        }, "waiter");
+        WaitHooks.Gate look = WaitHooks.arm(w, "look");
+        WaitHooks.Gate mode = WaitHooks.arm(w, "mode");
+        w.start();
+        assertTrue(look.arrived.await(20, TimeUnit.SECONDS), "the waiter never queued");
+        look.open(); // its first look finds nothing: all three are held
+        assertTrue(mode.arrived.await(20, TimeUnit.SECONDS), "the waiter's first look took something");
+        WaitHooks.Gate open = WaitHooks.arm(w, "open");
+        WaitHooks.Gate reserved = WaitHooks.arm(w, "reserved");
+        mode.open(); // it parks, or finds the wake-up of the release below and goes round at once
+        pool.release(p); // idle; wakes the waiter, which stops before its next look
+        assertTrue(open.arrived.await(20, TimeUnit.SECONDS), "the waiter was not woken");
+        pool.release(q); // idle too
+        AtomicInteger atReturn = new AtomicInteger(-1);
+        Thread closer = new Thread(() -> {
+            pool.close();
+            atReturn.set(destroys.get());
+        }, "closer");
+        closer.start();
+        assertTrue(closeStalled.await(20, TimeUnit.SECONDS), "close destroyed nothing");
+        // Closed: the flag is set, the waiter woken as closed, one idle object being destroyed,
+        // the other not swept yet. The waiter now reads the flag before its look.
+        open.open();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!reserved.hasArrived() && w.isAlive() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        letCloseGo.countDown();
+        closer.join(20_000);
+        reserved.open();
+        w.join(20_000);
+
+        assertEquals(2, atReturn.get(), "close() returned before destroying both objects idle when it was "
+                + "called (a look after the pool was closed hid one from its sweep)");
+        assertInstanceOf(PoolClosedException.class, waiterEnded.get());
+        pool.release(held);
+        assertEquals(3, destroys.get(), "every object destroyed once");
+        assertEquals(0, pool.stats().idle());
+    }
+
+    private static void await(CountDownLatch l) {
+        try {
+            if (!l.await(30, TimeUnit.SECONDS)) {
+                throw new AssertionError("never released");
+            }
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
     }
 }

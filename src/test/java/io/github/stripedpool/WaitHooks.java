@@ -15,7 +15,8 @@ import org.objectweb.asm.Opcodes;
 /**
  * Stalls a waiter at a chosen point of {@code BoundedWaiting.awaitQueued}, which a virtual thread
  * cannot be stopped at otherwise (no call there can be overridden, nothing there blocks). The
- * method is retransformed so that four of its calls go through this class instead:
+ * method is retransformed so that five of its calls go through this class instead:
+ * {@code states.isClosed} ("open", before: the read of the closed flag ahead of the look),
  * {@code states.reserveIdle} ("look", before; "reserved", after, only when it took an entry), {@code queue.starving()} ("mode", before),
  * {@code queue.starve()} ("starved", after) and {@code queue.spendSignal(w)} ("spent" or
  * "kept", after); and in {@code BoundedWaiting.lookForTheNext}, the look a waiter owes once
@@ -81,6 +82,11 @@ final class WaitHooks {
             at("reserved");
         }
         return e;
+    }
+
+    static boolean isClosed(BoundedStates s) {
+        at("open");
+        return s.isClosed();
     }
 
     /** The look of {@code BoundedWaiting.lookForTheNext}: stops ("owed") after it took an entry. */
@@ -151,7 +157,7 @@ final class WaitHooks {
                     @Override
                     public void visitMethodInsn(int op, String owner, String n, String d, boolean itf) {
                         boolean hooked = op == Opcodes.INVOKEVIRTUAL
-                                && (STATES.equals(owner) && n.equals("reserveIdle")
+                                && (STATES.equals(owner) && (n.equals("reserveIdle") || n.equals("isClosed"))
                                     || QUEUE.equals(owner) && (n.equals("starving")
                                         || n.equals("starve") || n.equals("spendSignal")));
                         if (hooked) {
