@@ -256,7 +256,7 @@ final class UnboundedAging {
         }
         slot.lastShared = null; // the owner is dead: the record only pins an object
         p.registry.remove(slot);
-        p.forget(slot);
+        p.slots.forget(slot);
         p.slots.forgetRecent(slot);
         return err;
     }

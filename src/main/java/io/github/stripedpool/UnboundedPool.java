@@ -1,7 +1,5 @@
 package io.github.stripedpool;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 
@@ -57,7 +55,7 @@ import java.util.function.Consumer;
  *       emptied table is the fast path's closed check, at no cost. A slot entered while close
  *       runs is taken out again by the thread that entered it: it enters by compare-and-set
  *       and then reads the flag, close writes the flag and then empties the entries, so one of
- *       the two sees the other ({@link #newSlot}). The entries are read plainly, so that the
+ *       the two sees the other ({@link ThreadSlots#newSlot}). The entries are read plainly, so that the
  *       compiler may share one lookup between an acquire and the release that follows it (see
  *       {@link #table}); a call that races close may find its entry or not, and goes on as
  *       below.
@@ -82,20 +80,11 @@ import java.util.function.Consumer;
  * {@link ThreadSlots} (making, registering and finding slots), {@link UnboundedAging} (aging,
  * reaping, the sweep of close), {@link UnboundedStats} (the counters' snapshot),
  * {@link SampleCountdown} (which acquisitions sampled leak detection tracks). This class keeps
- * the acquire and release paths and the thread-id table.
+ * the acquire and release paths, which read the thread-id table.
  *
  * @param <T> the type of the pooled objects
  */
 final class UnboundedPool<T> implements Pool<T>, AfterCollection {
-    /**
-     * Entries of {@link #table}: 256 references (1 KiB with compressed oops) per pool, enough
-     * for the threads of a typical server pool to each find their own entry.
-     */
-    static final int THREAD_TABLE_SIZE = 256;
-    private static final int TABLE_MASK = THREAD_TABLE_SIZE - 1;
-
-    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(PrivateSlot[].class);
-
     private final String name;
     /** The factory and hooks, with the containment of their failures. */
     final UserHooks<T> hooks;
@@ -120,30 +109,19 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
     /** The making of slots, their registry and the lookup behind {@link #table}. */
     final ThreadSlots slots;
     /**
-     * Direct-mapped from thread id to slot: a thread whose entry holds its own slot finds it with
-     * one array read instead of a {@code ThreadLocal} lookup. Thread ids are unique and handed
-     * out in sequence, so the threads of a pool rarely collide; a thread that does uses
-     * {@link #slots}. An entry is set by CAS (from null, or from the slot of a dead thread) when
-     * a slot is made, and cleared by CAS when its slot is reaped; readers compare the entry's
-     * final {@code owner} with the current thread. Close empties every entry: finding none is
-     * the fast path's closed check (class comment, "Closed").
-     *
-     * <p>Final, and its entries read plainly, on purpose. The table was once swapped for an
-     * empty one at close, through a volatile field; a volatile read is an acquire barrier for
-     * the compiler, so every read after it is made again, and an acquire and the release that
-     * follows it each walked field, entry and owner anew. A final field needs no barrier, is
-     * seen by every thread however the pool was shared, and lets the compiler share that walk
-     * between the two when both are inlined into the caller (CycleBenchmark, one thread, no
-     * hooks: 150 and 167 ops/µs with the volatile field, 184 and 173 without, alternating jars).
+     * {@link ThreadSlots#table}, the thread-id table, which the fast paths read here: a thread
+     * whose entry holds its own slot finds it with one array read. Final, and its entries read
+     * plainly, on purpose (see {@link ThreadSlots#table}): the compiler may then share the walk
+     * to the slot between an acquire and the release that follows it.
      */
-    private final PrivateSlot[] table = new PrivateSlot[THREAD_TABLE_SIZE];
+    private final PrivateSlot[] table;
     /** Every private slot not yet reaped: {@link ThreadSlots#registry}. */
     final ConcurrentLinkedQueue<PrivateSlot> registry;
     /** What lets a thread keep an object in its private slot: see {@link SlotPermits}. */
     final SlotPermits permits;
     /** Counters of aging, close, reaped threads and the stripes' slow paths; atomic adds. */
     final long[] poolCounts = Counts.newArray();
-    private final UnboundedAging aging;
+    final UnboundedAging aging;
 
     volatile boolean closed;
     /** Written only by {@link UnboundedAging}, which never runs twice at once for one pool. */
@@ -165,6 +143,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         this.sampler = leaks.samplerFor(this);
         this.sampling = sampler == null ? null : new SampleCountdown<>(sampler, leaks.interval);
         this.slots = new ThreadSlots(n, exact, hooks.slotHooks(), sampler, sampling);
+        this.table = slots.table;
         this.registry = slots.registry;
         AgingClock.register(this);
     }
@@ -175,7 +154,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
     @SuppressWarnings("unchecked")
     public T acquire() {
         Thread t = Thread.currentThread();
-        PrivateSlot s = table[index(t)];
+        PrivateSlot s = table[ThreadSlots.index(t)];
         if (s != null && s.owner == t) {
             Object x = s.item;
             if (x != null) {
@@ -258,7 +237,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
             throw ReleaseChecks.nullObject("release", name);
         }
         Thread t = Thread.currentThread();
-        PrivateSlot s = table[index(t)];
+        PrivateSlot s = table[ThreadSlots.index(t)];
         if (s != null && s.owner == t) {
             Object cur = s.item;
             int f; // an empty slot, not a double release, a permit:
@@ -321,7 +300,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
             sampler.releasedSampled(object, "invalidate");
         }
         Thread t = Thread.currentThread();
-        PrivateSlot s = table[index(t)];
+        PrivateSlot s = table[ThreadSlots.index(t)];
         if (s == null || s.owner != t) {
             s = null; // a virtual thread, a collision, or closed: count in the pool's counters
         } else if (ReleaseChecks.twice(stripes, s, s.item, object)) {
@@ -453,16 +432,11 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
 
     // ---------------------------------------------------------------- slots
 
-    @SuppressWarnings("deprecation") // Thread.getId(): threadId() only exists from JDK 19
-    private static int index(Thread t) {
-        return (int) t.getId() & TABLE_MASK;
-    }
-
     /** The calling platform thread's slot when its table entry is not its own: made on first use. */
     private PrivateSlot ownSlot(Thread t) {
         PrivateSlot s = slots.fallback();
         if (s == null || s.reaped != 0) {
-            s = newSlot(t);
+            s = slots.newSlot(t, this);
         }
         return s;
     }
@@ -470,49 +444,6 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
     /** The value of the calling thread's {@code ThreadLocal} entry, as the thread holds it. */
     Object threadLocalValue() {
         return slots.threadLocalValue();
-    }
-
-    /**
-     * Makes the calling thread's slot, enters it in the table (if its entry is free or a dead
-     * thread's) and remembers it, then reaps the dead threads' slots it met. In that order:
-     * reaping may drop an object, and a destroy hook that calls this pool on this thread must
-     * find the slot made here; made after the reap, the hook's call made a slot of its own, and
-     * the thread then had two, one of them never read again, with the object the outer call put
-     * in it.
-     */
-    private PrivateSlot newSlot(Thread t) {
-        // Thread-per-task code starts a thread, uses the pool once and ends: the object the last
-        // thread left in its slot would wait for aging. It is reaped below if that thread ended.
-        PrivateSlot last = slots.recent();
-        PrivateSlot s = slots.make(t);
-        int i = index(t);
-        PrivateSlot old = (PrivateSlot) SLOTS.getVolatile(table, i);
-        boolean entered = false;
-        if (old == null) {
-            entered = SLOTS.compareAndSet(table, i, null, s);
-        } else if (old.ownerDead()) {
-            // Its reaping, below or by aging meanwhile, empties the entry only if it still holds old.
-            entered = SLOTS.compareAndSet(table, i, old, s) || SLOTS.compareAndSet(table, i, null, s);
-        } else {
-            old = null; // a live thread's entry: nothing to reap
-        }
-        if (entered && closed) {
-            // Closed meanwhile. This thread entered its slot by compare-and-set and then read
-            // the flag; close writes the flag and then empties the entries: one of the two saw
-            // the other, so either close emptied this entry, or this thread does.
-            SLOTS.compareAndSet(table, i, s, null);
-        }
-        slots.remember(s);
-        Throwable err = null;
-        if (last != null && last.reaped == 0 && last.ownerDead()) {
-            err = aging.reap(last);
-        }
-        if (old != null && old != last) {
-            Throwable e = aging.reap(old); // null if reaped already
-            err = err != null ? err : e;
-        }
-        UserHooks.rethrowVmError(err);
-        return s;
     }
 
     // ---------------------------------------------------------------- aging
@@ -531,16 +462,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
 
     /** The table's entries that hold a slot; for the tests of close's handshake with newSlot. */
     int enteredSlots() {
-        int n = 0;
-        for (int i = 0; i < THREAD_TABLE_SIZE; i++) {
-            n += SLOTS.getVolatile(table, i) != null ? 1 : 0;
-        }
-        return n;
-    }
-
-    /** Clears the table entry of a reaped slot, if it is still the slot's. */
-    void forget(PrivateSlot slot) {
-        SLOTS.compareAndSet(table, index(slot.owner), slot, null);
+        return slots.enteredSlots();
     }
 
     // ---------------------------------------------------------------- close, stats
@@ -556,15 +478,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
     public void close() {
         boolean first = !closed;
         closed = true;
-        // The fast paths' closed check: a call made after this finds no entry and takes the slow
-        // path, which reads the flag. Every entry holds a slot of the registry (a slot is
-        // registered before it is entered, and a reaped one leaves the registry only for a dead
-        // owner). A slot this loop does not see, or sees before it is entered, was registered or
-        // entered after the flag was written: its thread reads the flag after entering it and
-        // takes it out itself (see newSlot).
-        for (PrivateSlot s : registry) {
-            SLOTS.compareAndSet(table, index(s.owner), s, null);
-        }
+        slots.emptyTable(); // the fast paths' closed check: see ThreadSlots#emptyTable
         UnboundedAging.sweepClosed(this, first);
     }
 

@@ -76,7 +76,7 @@ class ClassLoaderPinningTest {
         }, "colliding");
         // A thread with the same table entry, started first so that the entry is its own.
         Thread first = null;
-        for (int i = 0; i < 4 * UnboundedPool.THREAD_TABLE_SIZE && first == null; i++) {
+        for (int i = 0; i < 4 * ThreadSlots.TABLE_SIZE && first == null; i++) {
             Thread t = new Thread(() -> {
                 pool.release(pool.acquire());
                 occupied.countDown();
@@ -103,7 +103,7 @@ class ClassLoaderPinningTest {
 
     @SuppressWarnings("deprecation") // Thread.getId(): threadId() only exists from JDK 19
     private static int tableIndex(Thread t) {
-        return (int) t.getId() & (UnboundedPool.THREAD_TABLE_SIZE - 1);
+        return (int) t.getId() & (ThreadSlots.TABLE_SIZE - 1);
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
