@@ -72,10 +72,19 @@ final class UnboundedAging {
     /** Written only while {@link #agingBy} is held. */
     private long lastNanos = System.nanoTime();
 
-    UnboundedAging(UnboundedPool<?> pool, long intervalNanos, double trimAboveHeap) {
+    /**
+     * Whether leak detection is on: then each collection, not only each cycle, clears the
+     * records of objects owners last released to a stripe that are no longer idle there
+     * ({@link #forgetShared}), so that none keeps an object another thread borrowed, and leaked,
+     * reachable until the next cycle, or for good with aging off.
+     */
+    private final boolean forgetsAtEachCollection;
+
+    UnboundedAging(UnboundedPool<?> pool, long intervalNanos, double trimAboveHeap, boolean detectsLeaks) {
         this.pool = pool;
         this.intervalNanos = intervalNanos;
         this.trimGate = new TrimGate(trimAboveHeap);
+        this.forgetsAtEachCollection = detectsLeaks;
     }
 
     /** The aging state, for a test's failure report. */
@@ -105,6 +114,12 @@ final class UnboundedAging {
     void onGarbageCollection(long now) {
         if (pool.closed) {
             return;
+        }
+        if (forgetsAtEachCollection) {
+            // No claim: forgetShared's writes are racy by design, and a cycle makes them too.
+            for (PrivateSlot slot : pool.registry) {
+                forgetShared(slot, pool.stripes);
+            }
         }
         if (!trimGate.trims() && now - lastNanos < intervalNanos) {
             return; // the common case, decided without a claim (a stale lastNanos only delays)
@@ -184,7 +199,8 @@ final class UnboundedAging {
      * Clears the slot's record of the object its owner last released to a stripe once that
      * object is no longer idle where it was pushed (taken, or dropped by this cycle): the
      * record is a strong reference, and it must not keep an object the pool dropped reachable
-     * for as long as the thread lives (a megabyte buffer per request thread). A racy write of
+     * for as long as the thread lives (a megabyte buffer per request thread), nor one another
+     * thread took and leaked, which leak detection could then never report. A racy write of
      * a field the owner writes: it may clear the owner's newer record instead, which only
      * leaves a second release of that object to PARANOID (see {@link ReleaseChecks}).
      */

@@ -133,7 +133,8 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         this.reset = hooks.reset;
         this.exact = hooks.destroy != null;
         this.maxIdle = settings.maxIdle;
-        this.aging = new UnboundedAging(this, settings.agingIntervalNanos, settings.trimAboveHeap);
+        this.aging = new UnboundedAging(this, settings.agingIntervalNanos, settings.trimAboveHeap,
+                settings.leaks.level != LeakDetection.DISABLED);
         int n = settings.stripes;
         this.mask = n - 1;
         this.tier = new SharedTier(n, maxIdle);
@@ -302,8 +303,11 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         Thread t = Thread.currentThread();
         PrivateSlot s = table[ThreadSlots.index(t)];
         if (s == null || s.owner != t) {
-            s = null; // a virtual thread, a collision, or closed: count in the pool's counters
-        } else if (ReleaseChecks.twice(stripes, s, s.item, object)) {
+            // A collision: the thread's own slot, checked as a release checks it. A virtual
+            // thread (no slot) or a closed pool: counted in the pool's counters.
+            s = closed || Threads.VIRTUAL_THREADS && Threads.isVirtual(t) ? null : ownSlot(t);
+        }
+        if (s != null && ReleaseChecks.twice(stripes, s, s.item, object)) {
             throw ReleaseChecks.givenBackTwice(name, "invalidate", object, ReleaseChecks.SAME_THREAD_ONLY);
         }
         hooks.invalidated(object, s, poolCounts);

@@ -129,10 +129,10 @@ public final class BufferPool<B> implements AutoCloseable {
      * PARANOID's rejection of foreign buffers and double releases before anything is freed,
      * close.
      *
-     * Concurrency. Every field is final and set in the constructor, but the two counters and
-     * the closed flag. A buffer moves between threads only through an engine pool, which never
-     * hands one object to two threads; this class keeps no buffer of its own. The flag is
-     * written after the pools are closed, and read by isClosed() only.
+     * Concurrency. Every field is final and set in the constructor, but the closed flag. A
+     * buffer moves between threads only through an engine pool, which never hands one object to
+     * two threads; this class keeps no buffer of its own. The flag is written before the pools
+     * are closed, and read by isClosed() only.
      *
      * Budget invariant: class i's pool holds at most keep(i) idle buffers of size(i) (its
      * maxIdle, which the pool never exceeds), and sum(keep(i) * size(i)) <= budget (see
@@ -407,12 +407,11 @@ public final class BufferPool<B> implements AutoCloseable {
      */
     @Override
     public void close() {
-        try {
-            closeBuilt();
-        } finally {
-            // After the pools: once it is set, every acquire finds its pool closed.
-            closed = true;
-        }
+        // Before the pools: an acquire that finds its class closed finds this set, as isClosed()
+        // promises. An acquire of a class not closed yet may still succeed meanwhile, as one
+        // that races the close of any Pool may.
+        closed = true;
+        closeBuilt();
     }
 
     private void closeBuilt() {

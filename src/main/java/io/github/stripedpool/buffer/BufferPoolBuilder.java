@@ -226,8 +226,9 @@ public final class BufferPoolBuilder<B> {
      * @param name printable, not blank; default {@code buffers-N}
      * @return this builder
      * @throws NullPointerException if {@code name} is null
-     * @throws IllegalArgumentException if {@code name} is blank or holds a character that is not
-     *         printable (the message gives its position and code point)
+     * @throws IllegalArgumentException if {@code name} is blank, longer than 200 characters, or
+     *         holds a character that is not printable (the message gives its position and code
+     *         point)
      */
     public BufferPoolBuilder<B> name(String name) {
         Objects.requireNonNull(name, "name is null: pass a printable name");
@@ -235,11 +236,16 @@ public final class BufferPoolBuilder<B> {
             throw new IllegalArgumentException("name is blank: pass a short name that identifies "
                     + "the buffer pool in logs, such as \"http-bodies\"");
         }
-        if (name.length() <= MAX_POOL_NAME) {
-            // The engine's rules on characters, now; a name too long is build()'s to report,
-            // with the limit that holds for this pool.
-            io.github.stripedpool.Pool.builder(() -> name).name(name);
+        if (name.length() > MAX_POOL_NAME) {
+            // Too long for every largest class: said now, with the rule. A shorter name that is
+            // too long for this pool's suffixes is build()'s to report, with its limit.
+            throw new IllegalArgumentException("name is " + name.length() + " characters long; a "
+                    + "buffer pool's name takes at most " + MAX_POOL_NAME + " less the suffix its "
+                    + "classes' pools add (" + longestName(DEFAULT_MAX_CLASS) + " with the default "
+                    + "classes; build() gives the limit for the largest class): pass a shorter name");
         }
+        // The engine's rules on characters, now.
+        io.github.stripedpool.Pool.builder(() -> name).name(name);
         this.name = name;
         return this;
     }

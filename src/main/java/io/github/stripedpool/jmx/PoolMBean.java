@@ -18,6 +18,7 @@ import javax.management.MBeanInfo;
 import javax.management.MBeanNotificationInfo;
 import javax.management.MBeanOperationInfo;
 import javax.management.MBeanRegistration;
+import javax.management.MBeanRegistrationException;
 import javax.management.MBeanServer;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
@@ -34,7 +35,8 @@ import javax.management.ReflectionException;
  * <p>It knows whether it is registered ({@link MBeanRegistration}): the server calls
  * {@link #postRegister} and {@link #postDeregister} whoever registers or unregisters it, so that
  * {@link #unregister} removes this MBean only, never another one registered under its name after
- * someone else unregistered it.
+ * someone else unregistered it; and another pool's MBean registered under the name at the last
+ * moment vetoes that removal in its {@link #preDeregister}.
  */
 final class PoolMBean implements DynamicMBean, MBeanRegistration {
     /** Every attribute, in the order clients list them: name, JMX type, description, value. */
@@ -166,9 +168,28 @@ final class PoolMBean implements DynamicMBean, MBeanRegistration {
         registered = Boolean.TRUE.equals(registrationDone);
     }
 
+    /**
+     * The MBean the calling thread's {@link #unregister} means to remove, set around its call to
+     * the server, which calls {@link #preDeregister} of the MBean registered under the name then,
+     * on the same thread.
+     */
+    private static final ThreadLocal<PoolMBean> LEAVING = new ThreadLocal<>();
+
+    /** Vetoes {@link #unregister}'s removal of another MBean than the one it meant. */
+    private static final class NotTheOneMeant extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        NotTheOneMeant(ObjectName name) {
+            super(name + " is another pool's MBean now, registered since: left alone", null, false, false);
+        }
+    }
+
     @Override
-    public void preDeregister() {
-        // nothing to release before
+    public void preDeregister() throws NotTheOneMeant {
+        PoolMBean meant = LEAVING.get();
+        if (meant != null && meant != this) {
+            throw new NotTheOneMeant(name);
+        }
     }
 
     @Override
@@ -196,20 +217,29 @@ final class PoolMBean implements DynamicMBean, MBeanRegistration {
     /**
      * Unregisters {@code mbean} if the server still holds it; one
      * that someone else unregistered already is not an error, and whatever was registered under
-     * the name since is left alone.
+     * the name since is left alone: a pool's MBean is vetoed by {@link #preDeregister}, even one
+     * registered between the check of {@link #registered} and the server's call (the server
+     * removes by name).
      */
     static void unregister(MBeanServer server, PoolMBean mbean) {
         ObjectName name = mbean.name;
         if (!mbean.registered) {
             return; // unregistered by someone else: the name may be another MBean's now
         }
+        LEAVING.set(mbean);
         try {
             server.unregisterMBean(name);
         } catch (InstanceNotFoundException e) {
             // Unregistered by someone else: the end state is the one asked for.
+        } catch (MBeanRegistrationException e) {
+            if (!(e.getTargetException() instanceof NotTheOneMeant)) {
+                throw new IllegalStateException("could not unregister " + name + ": " + e, e);
+            }
+            // Another pool's MBean under the name: unregistered by someone else meanwhile.
         } catch (JMException e) {
-            // Only a preDeregister hook can throw, and this class has none.
             throw new IllegalStateException("could not unregister " + name + ": " + e, e);
+        } finally {
+            LEAVING.remove();
         }
     }
 

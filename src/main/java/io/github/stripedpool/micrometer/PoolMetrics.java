@@ -11,8 +11,10 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -113,12 +115,15 @@ import java.util.function.ToDoubleFunction;
  * push registries once per step, one minute by default), so the cost is a snapshot per poll.
  *
  * <h2>Life cycle</h2>
- * The meters hold the pool weakly, as Micrometer's own binders do: a pool that became garbage
- * reads as {@code NaN}. They are removed from the registries by {@link #close()}, which a
+ * The meters hold the pool weakly, as Micrometer's own binders do: once the pool became
+ * garbage its gauges read {@code NaN}, and its counters and timer keep their last value. They are removed from the registries by {@link #close()}, which a
  * container calls at shutdown when this object is a bean (Spring infers it from
  * {@link AutoCloseable}); call it before closing the pool so that no registry outlives an
  * undeployed application's classes. The pool's name (with the extra tags) must be unique among
  * the pools bound to one registry: {@link #bindTo} claims it, and {@link #close()} gives it back.
+ * A registry that would publish two pools' figures under one meter, through a composite
+ * registry or a filter that removes the tag {@code pool}, is refused by {@link #bindTo}, which
+ * then registers nothing; so {@link #close()} only ever removes meters its binder made.
  */
 // "exports": Micrometer's types in this API are not re-exported (the module requires
 // micrometer.core static, not transitive: see module-info); a user of this class has Micrometer.
@@ -170,6 +175,12 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
     public static final String LEAKS = "stripedpool.leaks";
 
     private static final String OBJECTS = "objects";
+
+    /** Every meter's name, for {@link #publishedBelow}. */
+    private static final List<String> NAMES = List.of(IDLE, IN_USE, IDLE_CAPACITY, MAX_TOTAL, HIT_RATE,
+            WAITING, WAIT, WAIT_MAX, TIMEOUTS, CREATIONS_FAILED, MAINTENANCE_RUNS, HELD_TOO_LONG, TRIMS,
+            ACQUISITIONS, RELEASES, CREATED, DROPPED, HOOK_FAILURES, INVALIDATED, NOT_RETAINED,
+            AGING_CYCLES, LEAKS);
 
     /**
      * The tags of the pools bound to each registry (the extra tags and {@code pool}): a binder
@@ -243,7 +254,10 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
      * @param registry the registry to publish to
      * @throws NullPointerException if {@code registry} is null
      * @throws IllegalStateException if a pool of the same name and extra tags is bound to
-     *         {@code registry} already (by this binder or another); nothing was registered then.
+     *         {@code registry} already (by this binder or another, directly or through a
+     *         composite registry), or if the registry has a meter already that one of this
+     *         pool's would share (a filter that removes the tag {@code pool} merges pools);
+     *         nothing was registered then.
      *         If the registry throws while the meters are registered, the meters registered so
      *         far are removed, the claim is given back, and the registry's exception is rethrown
      */
@@ -257,15 +271,27 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
                     + "PoolBuilder.name(...), or close the PoolMetrics of the other pool first (or "
                     + "do not bind this PoolMetrics to the same registry twice)");
         }
+        Meter.Id below = publishedBelow(registry);
+        if (below != null) {
+            // Found before registering: a composite's meters, removed, take their children's
+            // with them, and these children's are another binder's.
+            claims.remove(tags);
+            throw collision(below);
+        }
         List<Meter> meters = new ArrayList<>();
+        Set<Meter> before = identities(registry.getMeters());
         try {
             register(registry, new StatsCache(nanoClock), meters);
         } catch (RuntimeException | Error e) {
-            for (Meter m : meters) {
-                registry.remove(m);
-            }
+            removeNew(registry, meters, before);
             claims.remove(tags);
             throw e;
+        }
+        Meter taken = firstTaken(meters, before);
+        if (taken != null) {
+            removeNew(registry, meters, before);
+            claims.remove(tags);
+            throw collision(taken.getId());
         }
         synchronized (this) {
             for (Meter m : meters) {
@@ -273,6 +299,74 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
             }
             claimed.add(registry);
         }
+    }
+
+    /**
+     * A meter of {@code meters} that the registry had before this binder registered (Micrometer
+     * returns the meter it has for an id instead of a new one, whatever the registry's filters
+     * made of the id), or null if every one is this binder's own.
+     */
+    private static Meter firstTaken(List<Meter> meters, Set<Meter> before) {
+        for (Meter m : meters) {
+            if (before.contains(m)) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    private IllegalStateException collision(Meter.Id id) {
+        return new IllegalStateException("the registry publishes a meter " + id + " already, "
+                + "which pool '" + pool.name() + "' would share: a pool of the same name and tags "
+                + "is bound to it another way (through a composite registry it belongs to, or to "
+                + "a registry of a composite it is bound to), or a meter filter merges the meters "
+                + "of pools (one that removes the tag 'pool'). Give each pool a unique name with "
+                + "PoolBuilder.name(...), and keep the tag 'pool'; nothing was registered");
+    }
+
+    /**
+     * The id of a meter of this pool's names and tags that a registry of the composite
+     * {@code registry} publishes already, at any depth; null if none does, or if
+     * {@code registry} is no composite. Found by name and tags as the binder gives them: a
+     * child's own filters are not applied.
+     */
+    private Meter.Id publishedBelow(MeterRegistry registry) {
+        if (!(registry instanceof CompositeMeterRegistry)) {
+            return null;
+        }
+        Set<MeterRegistry> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<MeterRegistry> todo = new ArrayList<>(((CompositeMeterRegistry) registry).getRegistries());
+        while (!todo.isEmpty()) {
+            MeterRegistry r = todo.remove(todo.size() - 1);
+            if (!seen.add(r)) {
+                continue;
+            }
+            for (String name : NAMES) {
+                Meter m = r.find(name).tags(tags).meter();
+                if (m != null) {
+                    return m.getId();
+                }
+            }
+            if (r instanceof CompositeMeterRegistry) {
+                todo.addAll(((CompositeMeterRegistry) r).getRegistries());
+            }
+        }
+        return null;
+    }
+
+    /** Removes the meters of {@code meters} the registry did not have before: this binder's. */
+    private static void removeNew(MeterRegistry registry, List<Meter> meters, Set<Meter> before) {
+        for (Meter m : meters) {
+            if (!before.contains(m)) {
+                registry.remove(m);
+            }
+        }
+    }
+
+    private static Set<Meter> identities(List<Meter> meters) {
+        Set<Meter> set = Collections.newSetFromMap(new IdentityHashMap<>());
+        set.addAll(meters);
+        return set;
     }
 
     /** Registers every meter, each into {@code meters} as soon as it is, reading {@code c}. */

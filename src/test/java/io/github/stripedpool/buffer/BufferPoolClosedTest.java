@@ -1,5 +1,6 @@
 package io.github.stripedpool.buffer;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,13 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.stripedpool.PoolClosedException;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /**
  * A closed buffer pool names itself in the exception of an acquire or a lease, whatever the
  * size asked for, not the class pool that refused (whose name the user never chose); that one's
- * exception is the cause.
+ * exception is the cause. And it says it is closed as soon as an acquire says so.
  */
 class BufferPoolClosedTest {
 
@@ -38,5 +43,45 @@ class BufferPoolClosedTest {
         pool.close();
         assertThrows(IllegalArgumentException.class, () -> pool.acquire(-1));
         assertThrows(IllegalArgumentException.class, () -> pool.lease(Integer.MAX_VALUE));
+    }
+
+    /**
+     * isClosed() says whether close() was called: a thread whose acquire met a closed class
+     * while close() was still closing the others (217 classes, class 0 closed first) read false
+     * there, in most rounds.
+     */
+    @Test
+    void anAcquireThatMeetsTheCloseFindsThePoolClosed() throws Exception {
+        int rounds = 20;
+        AtomicInteger contradictions = new AtomicInteger();
+        for (int r = 0; r < rounds; r++) {
+            BufferPool<byte[]> pool = BufferPool.bytes().minClassSize(8).maxClassSize(1 << 30)
+                    .classesPerDoubling(8).budget(1 << 20).build();
+            CountDownLatch running = new CountDownLatch(1);
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread prober = new Thread(() -> {
+                running.countDown();
+                while (!stop.get()) {
+                    try {
+                        pool.release(pool.acquire(8));
+                    } catch (PoolClosedException e) {
+                        if (!pool.isClosed()) {
+                            contradictions.incrementAndGet();
+                        }
+                        return;
+                    }
+                }
+            }, "prober");
+            prober.start();
+            assertTrue(running.await(20, TimeUnit.SECONDS));
+            try {
+                pool.close();
+            } finally {
+                stop.set(true);
+                prober.join(20_000);
+            }
+        }
+        assertEquals(0, contradictions.get(), "rounds (of " + rounds + ") in which acquire() threw "
+                + "PoolClosedException and isClosed() then returned false");
     }
 }

@@ -173,9 +173,24 @@ class BufferPoolEdgesTest {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::build);
             assertTrue(e.getMessage().contains("at most " + c[1]) && e.getMessage().contains("shorter"),
                     e.getMessage());
-            b.name("x".repeat(500)); // longer than any pool's name: still build()'s message
-            e = assertThrows(IllegalArgumentException.class, b::build);
-            assertTrue(e.getMessage().contains("at most " + c[1]), e.getMessage());
+            // Longer than any buffer pool's name, whatever its classes: said at once, with the rule.
+            e = assertThrows(IllegalArgumentException.class, () -> b.name("x".repeat(201)));
+            assertTrue(e.getMessage().contains("at most 200 less the suffix")
+                    && e.getMessage().contains("190 with the default classes"), e.getMessage());
+        }
+    }
+
+    /**
+     * name()'s promise on characters holds whatever the length: a line break in a name longer
+     * than a pool's name may be is refused where it is given, not left for the caller to meet
+     * after shortening the name build() refused.
+     */
+    @Test
+    void aLongNameWithALineBreakIsRefusedWhereItIsGiven() {
+        for (int length : new int[] {190, 200, 250, 10_000}) {
+            String name = "x".repeat(length) + "\nINJECTED LOG LINE";
+            assertThrows(IllegalArgumentException.class, () -> BufferPool.bytes().name(name),
+                    "a name of " + name.length() + " characters holding a line break");
         }
     }
 
