@@ -211,8 +211,14 @@ public final class StripedRecyclerPool implements RecyclerPool<BufferRecycler> {
      * returns false, as Jackson's {@code RecyclerPool.clear()} asks when not every pooled
      * recycler was dropped.
      *
-     * @return true if every recycler idle when the call began was dropped (or the pool is
-     *         closed); false if some were out of reach, or were taken by other threads meanwhile
+     * <p>Concurrent use makes the count approximate, never unsafe: a recycler released by
+     * another thread meanwhile may be dropped in place of one that was idle at the start (which
+     * then stays for the next clear() or aging), and a recycler another thread's acquisition
+     * made meanwhile looks like one made here, so clear() stops early and returns false.
+     *
+     * @return true if as many recyclers as were idle when the call began were dropped without
+     *         one being made for it (or the pool is closed); false if some were out of reach, were
+     *         taken by other threads meanwhile, or another thread made one meanwhile
      */
     @Override
     public boolean clear() {
