@@ -16,13 +16,18 @@ import java.util.function.Consumer;
  * no instance and pays one null check per acquire and release.
  *
  * <p>Concurrency. Each acquisition puts a new {@link Borrow} in its entry's volatile
- * {@link BoundedEntry#borrow} field; the borrow's fields are final but {@link Borrow#state},
- * which goes from OUT to REPORTED (by the maintenance run that reports it) or to RETURNED (by the
- * release), each by one atomic operation: the check's CAS OUT to REPORTED and the release's
- * getAndSet to RETURNED decide between them, so a borrow is reported as held too long at most
- * once, and its return is reported exactly when it was reported as held too long. A check that
- * reads a stale borrow (the entry moved on to a later borrowing) finds it RETURNED and does
- * nothing. Only maintenance runs check, and they never overlap for one pool.
+ * {@link BoundedEntry#borrow} field; the borrow's fields are final but {@link Borrow#state} and
+ * {@link Borrow#returnedNanos}. The state goes from OUT to REPORTING (by the maintenance run that
+ * reports it, during its scan), then to REPORTED once its report was delivered; or to RETURNED
+ * (by the release) or FORGOTTEN (a borrowing whose object was garbage), each by one atomic
+ * operation. The check's CAS OUT to REPORTING and the release's getAndSet to RETURNED decide
+ * between them, so a borrow is reported as held too long at most once, and its return is
+ * reported exactly when it was reported as held too long, and after that report: a release that
+ * finds REPORTED reports the return itself; one that finds REPORTING leaves it to the check,
+ * whose CAS REPORTING to REPORTED then fails on RETURNED, and which reports the return right
+ * after the held-too-long report, with the time the release wrote before its getAndSet. A
+ * check that reads a stale borrow (the entry moved on to a later borrowing) finds it RETURNED
+ * and does nothing. Only maintenance runs check, and they never overlap for one pool.
  *
  * <p>Reports leave through the channels of leak reports ({@link ReportDelivery}): Flight
  * Recorder, the {@code io.github.stripedpool} logger, and the onLeak listener, called with no
@@ -45,8 +50,10 @@ final class BoundedHeldTooLong {
     /** One borrowing of an entry's object, from its acquisition to its return. */
     static final class Borrow {
         static final int OUT = 0;
-        static final int REPORTED = 1;
-        static final int RETURNED = 2;
+        static final int REPORTING = 1;
+        static final int REPORTED = 2;
+        static final int RETURNED = 3;
+        static final int FORGOTTEN = 4;
 
         final CallSite acquiredAt;
         final String threadName;
@@ -54,6 +61,8 @@ final class BoundedHeldTooLong {
         final long sinceNanos;
         final Instant sinceWall;
         final AtomicInteger state = new AtomicInteger(OUT);
+        /** When the release ended the borrowing; written before its getAndSet of the state. */
+        volatile long returnedNanos;
 
         Borrow(Object x) {
             this.threadName = Thread.currentThread().getName();
@@ -84,6 +93,8 @@ final class BoundedHeldTooLong {
             return null;
         }
         e.borrow = null;
+        b.returnedNanos = System.nanoTime(); // before the getAndSet: a check reporting it reads it after
+        // REPORTING: the check reports the return, after its held-too-long report (class comment).
         return b.state.getAndSet(Borrow.RETURNED) == Borrow.REPORTED ? b : null;
     }
 
@@ -91,13 +102,13 @@ final class BoundedHeldTooLong {
     static void forget(BoundedEntry e) {
         Borrow b = e.borrow;
         if (b != null) {
-            b.state.set(Borrow.RETURNED);
+            b.state.set(Borrow.FORGOTTEN);
             e.borrow = null;
         }
     }
 
     void reportReturned(Borrow b) {
-        ReportDelivery.deliver(b.report(name, LeakReport.Kind.RETURNED, System.nanoTime()), name, listener);
+        ReportDelivery.deliver(b.report(name, LeakReport.Kind.RETURNED, b.returnedNanos), name, listener);
     }
 
     /**
@@ -105,21 +116,24 @@ final class BoundedHeldTooLong {
      * not reported yet; by maintenance runs only. The reports go out after the scan.
      */
     void check(BoundedEntry[] entries, long nowNanos) {
-        List<LeakReport> due = null;
+        List<Borrow> due = null;
         for (BoundedEntry e : entries) {
             Borrow b = e.borrow;
             if (b != null && nowNanos - b.sinceNanos >= thresholdNanos
-                    && b.state.get() == Borrow.OUT && b.state.compareAndSet(Borrow.OUT, Borrow.REPORTED)) {
+                    && b.state.get() == Borrow.OUT && b.state.compareAndSet(Borrow.OUT, Borrow.REPORTING)) {
                 if (due == null) {
                     due = new ArrayList<>();
                 }
-                due.add(b.report(name, LeakReport.Kind.HELD_TOO_LONG, nowNanos));
+                due.add(b);
             }
         }
         if (due != null) {
             reported.addAndGet(due.size());
-            for (LeakReport r : due) {
-                ReportDelivery.deliver(r, name, listener);
+            for (Borrow b : due) {
+                ReportDelivery.deliver(b.report(name, LeakReport.Kind.HELD_TOO_LONG, nowNanos), name, listener);
+                if (!b.state.compareAndSet(Borrow.REPORTING, Borrow.REPORTED) && b.state.get() == Borrow.RETURNED) {
+                    reportReturned(b); // released while its report waited: see the class comment
+                }
             }
         }
     }

@@ -174,18 +174,21 @@ final class BoundedWaitQueue {
         // whole creation path, as a reservation proves it (BoundedStates.tryReserveToCreate).
         // One descent for both: the acquire creates a few frames above this one.
         StackHeadroom.ensureForCreation();
+        boolean queued;
         lock.lock();
         try {
-            if (closed) {
-                return false;
+            queued = !closed;
+            if (queued) {
+                queue.addLast(w);
+                size = queue.size();
             }
-            queue.addLast(w);
-            size = queue.size();
         } finally {
             lock.unlock();
         }
+        // Counted either way: a wait that close ended before it could queue (a platform thread's
+        // yields) is a wait too, and its time is recorded with the others (ended).
         waits.incrementAndGet();
-        return true;
+        return queued;
     }
 
     /**

@@ -120,7 +120,14 @@ class BoundedCloseVsLookTest {
         assertTrue(mode.arrived.await(20, TimeUnit.SECONDS), "the waiter's first look took something");
         WaitHooks.Gate open = WaitHooks.arm(w, "open");
         WaitHooks.Gate reserved = WaitHooks.arm(w, "reserved");
-        mode.open(); // it parks, or finds the wake-up of the release below and goes round at once
+        mode.open();
+        // Parked in its wait, not in the gate's latch: a wake-up that came while it was still
+        // leaving the latch's park could be taken by that park, and the wait would sleep on.
+        long parkedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!parkedInItsWait(w)) {
+            assertTrue(System.nanoTime() < parkedBy, "the waiter never parked");
+            Thread.onSpinWait();
+        }
         pool.release(p); // idle; wakes the waiter, which stops before its next look
         assertTrue(open.arrived.await(20, TimeUnit.SECONDS), "the waiter was not woken");
         pool.release(q); // idle too
@@ -149,6 +156,21 @@ class BoundedCloseVsLookTest {
         pool.release(held);
         assertEquals(3, destroys.get(), "every object destroyed once");
         assertEquals(0, pool.stats().idle());
+    }
+
+    /** Whether {@code t} is parked in a bounded pool's wait (not in a gate of {@link WaitHooks}). */
+    private static boolean parkedInItsWait(Thread t) {
+        if (t.getState() != Thread.State.TIMED_WAITING) {
+            return false;
+        }
+        boolean inWait = false;
+        for (StackTraceElement f : t.getStackTrace()) {
+            if (f.getClassName().equals(WaitHooks.class.getName())) {
+                return false;
+            }
+            inWait |= f.getMethodName().equals("awaitQueued");
+        }
+        return inWait;
     }
 
     private static void await(CountDownLatch l) {
