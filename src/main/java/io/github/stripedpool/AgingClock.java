@@ -135,6 +135,13 @@ final class AgingClock {
                 // Nothing owns this thread but the clock, which ends it only when idle.
             } catch (Throwable e) {
                 ClockThread.failed("the aging clock failed; it keeps running", e);
+                try {
+                    if (endIfIdle()) {
+                        return; // no pool left: a failure that repeats at every collection must not keep it
+                    }
+                } catch (Throwable again) {
+                    // the next turn looks again
+                }
             }
         }
     }
@@ -149,6 +156,20 @@ final class AgingClock {
             sentinel = new WeakReference<>(new Object(), COLLECTIONS);
         }
         Reference<?> cleared = COLLECTIONS.remove(unseenCycles < 0 ? IDLE_CHECK_MILLIS : UNSEEN_CHECK_MILLIS);
+        if (endIfIdle()) {
+            // Before any work: with no pool left, a collection is nobody's business, and the work
+            // may need a class its loader can no longer load (a container closes an undeployed
+            // application's class loader once its pools are closed): the thread must end anyway.
+            // The Flight Recorder registry forgets the pools dropped without close() first, as
+            // the collections the thread saw would have made it (its classes are loaded: every
+            // build used them).
+            try {
+                FlightRecorderEvents.prune();
+            } catch (Throwable e) {
+                // forgotten at the next build's prune instead
+            }
+            return false;
+        }
         if (cleared != null && cleared != sentinel) {
             cleared = null; // a sentinel counted already, when sentinelLost gave it up
         }
@@ -169,6 +190,9 @@ final class AgingClock {
             }
             collectionsSeen++;
             ageAll(System.nanoTime());
+            if (cleared != null) {
+                FlightRecorderEvents.prune(); // pools dropped without close(), as ageAll forgets them
+            }
             if (watchMaintenance) {
                 MaintenanceClock.watch(); // replaces the maintenance thread, should it be gone
             }

@@ -102,6 +102,7 @@ final class Background {
             lookup.ensureInitialized(LeakReport.Kind.class);
             lookup.ensureInitialized(ReportDelivery.class);
             lookup.ensureInitialized(HeapReadings.class); // the aging clock records into it
+            lookup.ensureInitialized(HeapTrim.class); // and reads the heap's fullness through it
             // And those that acquire and release use, first at a thread's first call: a
             // thread deep in its stack could otherwise be the first, overflow inside the
             // initialiser, and leave the class unusable to every pool. The list is every class

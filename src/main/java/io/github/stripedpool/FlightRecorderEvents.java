@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.ref.WeakReference;
 import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The door to the JDK Flight Recorder events of pools, for code that must keep working on a
@@ -116,6 +117,7 @@ final class FlightRecorderEvents {
             return;
         }
         POOLS.add(new Registered(pool, bounded));
+        pruneNowAndThen();
         if (!recorderUp) {
             listen(); // after the add: see the class comment
         }
@@ -271,6 +273,42 @@ final class FlightRecorderEvents {
             Background.logFailure("pool events may not be recorded for Flight Recorder: " + what
                     + " failed (logged once)", e);
         }
+    }
+
+    /** Registrations since the last prune of {@link #POOLS}, and how many that prune kept. */
+    private static final AtomicInteger ADDED_SINCE_PRUNE = new AtomicInteger();
+    private static volatile int keptAtPrune;
+
+    /**
+     * Forgets collected and closed pools once the registrations since the last prune outnumber
+     * what that prune kept (at least 64), so that pools built and dropped without
+     * {@code close()} (a Jackson factory's, say) faster than collections come do not pile up.
+     * Amortised, each registration pays for a constant share of a walk.
+     */
+    private static void pruneNowAndThen() {
+        if (ADDED_SINCE_PRUNE.incrementAndGet() > Math.max(64, keptAtPrune)) {
+            ADDED_SINCE_PRUNE.set(0);
+            keptAtPrune = prune();
+        }
+    }
+
+    /**
+     * Forgets collected and closed pools; returns how many are left. Called by the aging clock
+     * after each collection it sees (a pool dropped without {@code close()} is forgotten then, as
+     * the clock forgets it), and now and then by {@link #register}; without either, such pools
+     * were forgotten only while a recording ran.
+     */
+    static int prune() {
+        int kept = 0;
+        for (Iterator<Registered> it = POOLS.iterator(); it.hasNext(); ) {
+            Pool<?> p = it.next().get();
+            if (p == null || p.isClosed()) {
+                it.remove();
+            } else {
+                kept++;
+            }
+        }
+        return kept;
     }
 
     /**

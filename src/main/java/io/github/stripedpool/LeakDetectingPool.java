@@ -63,7 +63,7 @@ final class LeakDetectingPool<T> implements Pool<T> {
         this.interval = paranoid ? 1 : interval;
         this.listener = listener;
         this.reclaimer = delegate instanceof LeakAware ? (LeakAware) delegate : null;
-        LeakReaper.register(this); // the leak thread runs while this pool is reachable
+        LeakReaper.register(this); // the leak thread runs while this pool may report (see LeakReaper)
     }
 
     /** The engine it wraps; for tests that drive the engine's background work. */

@@ -19,9 +19,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * memory), the thread reaps the tracker itself rather than lose it.
  *
  * <p>Lifetime. The thread is started by the first leak-detecting pool and ends once it has
- * waited {@link #IDLE_CHECK_MILLIS} with nothing to do and finds no such pool reachable: a
- * tracker is held by its pool's table, so the trackers of an unreachable pool are unreachable
- * too and are never enqueued ({@link ClockThread} starts and ends the thread).
+ * waited {@link #IDLE_CHECK_MILLIS} with nothing to do and finds no such pool that may still
+ * report: none reachable, or only closed ones whose tables are empty. A tracker is held by its
+ * pool's table, so the trackers of an unreachable pool are unreachable too and are never
+ * enqueued; a closed pool makes no tracker, and one with an empty table has nothing left to
+ * report. A closed pool must not keep the thread: an application that keeps its pool in a
+ * static field after closing it would otherwise be kept in memory by the thread, whose code
+ * is of the application's class loader when the library was deployed with it, for good
+ * ({@link ClockThread} starts and ends the thread).
  * The loop survives every throwable, its own allocations' included, and pauses briefly after
  * one, so that a heap that stays full does not spin it.
  */
@@ -32,8 +37,8 @@ final class LeakReaper {
     static final long IDLE_CHECK_MILLIS = 1000;
 
     private static final ReferenceQueue<Object> QUEUE = new ReferenceQueue<>();
-    /** The leak-detecting pools, weakly: the thread ends when none is left. */
-    private static final ConcurrentLinkedQueue<WeakReference<Object>> POOLS =
+    /** The leak-detecting pools, weakly: the thread ends when none that may report is left. */
+    private static final ConcurrentLinkedQueue<WeakReference<LeakDetectingPool<?>>> POOLS =
             new ConcurrentLinkedQueue<>();
     private static final ClockThread THREAD = new ClockThread(THREAD_NAME, new Runnable() {
         @Override
@@ -50,8 +55,8 @@ final class LeakReaper {
      *
      * @throws OutOfMemoryError if no thread could be started; the pool is then not registered
      */
-    static void register(Object pool) {
-        WeakReference<Object> r = new WeakReference<>(pool);
+    static void register(LeakDetectingPool<?> pool) {
+        WeakReference<LeakDetectingPool<?>> r = new WeakReference<>(pool);
         POOLS.add(r);
         try {
             THREAD.ensureRunning();
@@ -98,8 +103,9 @@ final class LeakReaper {
     }
 
     private static boolean endIfIdle() {
-        for (Iterator<WeakReference<Object>> it = POOLS.iterator(); it.hasNext(); ) {
-            if (it.next().get() == null) {
+        for (Iterator<WeakReference<LeakDetectingPool<?>>> it = POOLS.iterator(); it.hasNext(); ) {
+            LeakDetectingPool<?> p = it.next().get();
+            if (p == null || p.isClosed() && p.nothingTracked()) {
                 it.remove();
             }
         }

@@ -98,6 +98,26 @@ final class Workers {
             }
         }
 
+        /**
+         * Undoes what a job may have left on the thread that the next job, perhaps another
+         * application's pool's, would inherit: a context class loader a hook set (which would
+         * also keep that application's classes in memory after it is undeployed) and an
+         * uncaught-exception handler. The thread was made with neither (see
+         * {@link Background#newThread}). What a hook leaves in a {@code ThreadLocal} stays.
+         */
+        private static void clean(Thread t) {
+            try {
+                if (t.getContextClassLoader() != null) {
+                    t.setContextClassLoader(null);
+                }
+                if (t.getUncaughtExceptionHandler() != t.getThreadGroup()) {
+                    t.setUncaughtExceptionHandler(null);
+                }
+            } catch (RuntimeException e) {
+                // a security manager that forbids it: the thread keeps what the job left
+            }
+        }
+
         /** Runs the assigned job, then waits for the next. Returns false once retired. */
         private boolean turn() {
             if (state.get() == ASSIGNED) {
@@ -109,6 +129,7 @@ final class Workers {
                         j.run();
                     }
                 } finally {
+                    clean(Thread.currentThread());
                     state.set(IDLE);
                     idle.addFirst(this); // most recently used first: the others can retire
                 }
