@@ -216,7 +216,7 @@ public interface Pool<T> extends AutoCloseable {
      * write in an unbounded pool (its counters are fields of its own slot); threads without a
      * slot of their own (virtual threads among them) add to their stripe's counters atomically.
      * A bounded pool counts a platform thread's operations in fields of its own and a virtual
-     * thread's in striped atomic counters. Taking the
+     * thread's in plain fields of the entry it holds (which only its holder writes). Taking the
      * snapshot visits every stripe and every thread-private slot, so it is meant for monitoring,
      * not for every operation.
      *

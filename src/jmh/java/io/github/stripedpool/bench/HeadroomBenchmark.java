@@ -61,6 +61,15 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class HeadroomBenchmark {
+    /**
+     * The forks' flags beside the heap's: Netty's allocator with its leak detection off, as the
+     * buffer pool's is ({@link BufferBenchmark#NETTY_LEAKS_OFF}), and on worker threads that get
+     * its per-thread caches ({@link FastThreadExecutor}): plain threads get none by default, and
+     * without them Netty's row allocated a quarter more per request and ran out of memory in the
+     * tight heap.
+     */
+    static final String NETTY_LEAKS_OFF = BufferBenchmark.NETTY_LEAKS_OFF;
+
     /** Requests between two bursts. */
     static final int PERIOD = 16_384;
     /** Bodies held at once by a burst. */
@@ -199,14 +208,14 @@ public class HeadroomBenchmark {
     // waiting for that thread (15 minutes, until killed, in one ZGC tight-heap fork).
     @Benchmark
     @Fork(value = 1, jvmArgsAppend = {"-Xms256m", "-Xmx256m", "-XX:+UseG1GC",
-            "-XX:+ExitOnOutOfMemoryError"})
+            "-XX:+ExitOnOutOfMemoryError", FastThreadExecutor.SELECT, FastThreadExecutor.CLASS, NETTY_LEAKS_OFF})
     public long[] g1(Requests r) {
         return request(r);
     }
 
     @Benchmark
     @Fork(value = 1, jvmArgsAppend = {"-Xms256m", "-Xmx256m", "-XX:+UseZGC",
-            "-XX:+ExitOnOutOfMemoryError"})
+            "-XX:+ExitOnOutOfMemoryError", FastThreadExecutor.SELECT, FastThreadExecutor.CLASS, NETTY_LEAKS_OFF})
     public long[] zgc(Requests r) {
         return request(r);
     }

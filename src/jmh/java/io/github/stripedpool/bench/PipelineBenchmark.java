@@ -28,8 +28,10 @@ import org.openjdk.jmh.infra.Control;
  * to the writer's slot and the stripes, where the reader finds them; Netty's Recycler sends each
  * object back through a queue to the thread that made it. The hand-off is a 64-entry ring of
  * the benchmark's own (single producer, single consumer, no allocation), the same for every
- * peer. The score is objects through the pipeline per microsecond (the reader's rate); the
- * {@code creations} counter over {@code acquisitions} must stay near 0 for a pool.
+ * peer. JMH scores the group as the sum of both threads' operations, twice the objects through
+ * the pipeline: the objects per microsecond are the {@code :reader} row (the writer's is the
+ * same, give or take the ring). The {@code creations} counter over {@code acquisitions} must
+ * stay near 0 for a pool.
  *
  * <pre>
  * java -jar target-jmh/benchmarks.jar PipelineBenchmark -p impl=striped,netty -prof gc

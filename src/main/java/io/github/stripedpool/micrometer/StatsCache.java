@@ -12,8 +12,15 @@ import java.util.function.LongSupplier;
  *
  * <p>Holds no reference to the pool: the meters reference the pool weakly (Micrometer's default),
  * so a pool that the application dropped without {@link PoolMetrics#close()} can still be
- * collected. Two threads that find the snapshot old at once both take a new one and the last
- * write wins: each is a valid snapshot, so the race is benign.
+ * collected.
+ *
+ * <p>Concurrency. A refresh takes the snapshot and publishes it under this object's monitor,
+ * after looking again whether another poll refreshed it meanwhile: snapshots are taken and
+ * published one after the other, so a poll never reads figures older than one before it read.
+ * Without it, two polls that found the snapshot old at once each took one, and the last write
+ * won: when that was the older snapshot, every counter went back for a second, which a
+ * registry reads as a reset. {@code stats()} runs no user code and waits for none, so a poll
+ * waits for one snapshot at most; a fresh snapshot is read without the monitor.
  */
 final class StatsCache {
     /**
@@ -32,13 +39,21 @@ final class StatsCache {
 
     /** A snapshot of {@code pool} taken less than {@link #MAX_AGE_NANOS} ago. */
     PoolStats of(Pool<?> pool) {
+        Snapshot s = last;
+        if (s == null || nanoClock.getAsLong() - s.takenAt() >= MAX_AGE_NANOS) {
+            s = refresh(pool);
+        }
+        return s.stats();
+    }
+
+    private synchronized Snapshot refresh(Pool<?> pool) {
         long now = nanoClock.getAsLong();
         Snapshot s = last;
-        if (s == null || now - s.takenAt() >= MAX_AGE_NANOS) {
+        if (s == null || now - s.takenAt() >= MAX_AGE_NANOS) { // again: another poll may have
             s = new Snapshot(pool.stats(), now);
             last = s;
         }
-        return s.stats();
+        return s;
     }
 
     private record Snapshot(PoolStats stats, long takenAt) {

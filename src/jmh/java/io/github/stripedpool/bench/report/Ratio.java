@@ -43,6 +43,20 @@ final class Ratio {
         return Format.ratio(value) + " (" + Format.number(lo) + "–" + Format.number(hi) + ")";
     }
 
+    /**
+     * As {@link #text()}, with one more digit where two would round the value onto
+     * {@code target} from below or above, so that the figure printed beside a verdict never
+     * reads as the target it missed ({@code 1.25x} for 1.2478 against 1.25).
+     */
+    String text(double target) {
+        String t = text();
+        if (!Double.isNaN(value) && value < 10 && value != target
+                && Format.ratio(value).equals(Format.ratio(target))) {
+            t = String.format(java.util.Locale.ROOT, "%.3fx", value) + t.substring(Format.ratio(value).length());
+        }
+        return t;
+    }
+
     static String text(Ratio r) {
         return r == null ? "–" : r.text();
     }
