@@ -206,8 +206,8 @@ public final class Report {
             rows.add(List.of(name, String.join("<br>", flags.get(name)), String.join("<br>", settings.get(name))));
         }
         page.textTable(List.of("benchmark", "JVM flags", "JMH settings"), rows);
-        page.add("Regenerate this page: `./bench/run full` (about an hour). `./bench/run quick` "
-                + "(about 15 minutes on 2 cores) ends with the verdict and writes its report under "
+        page.add("Regenerate this page: `./bench/run full` (about 2.5 hours). `./bench/run quick` "
+                + "(about 25 minutes on 2 cores) ends with the verdict and writes its report under "
                 + "`target-jmh/bench-results/quick/docs/`; JMH's JSON is kept under "
                 + "`target-jmh/bench-results/`. One benchmark by hand: "
                 + "`java -jar target-jmh/benchmarks.jar CycleBenchmark -t 2 -prof gc "
