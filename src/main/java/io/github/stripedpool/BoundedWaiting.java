@@ -239,14 +239,20 @@ final class BoundedWaiting {
                     }
                     return got;
                 }
-                if (found != null && w.outcome == BoundedWaitQueue.Waiter.CLOSED) {
+                if (found != null && (w.outcome == BoundedWaitQueue.Waiter.CLOSED || states.isClosed())) {
                     // Closed after the pool was seen open, before the look reserved an idle
                     // object or after: close's sweep skips a RESERVED entry, so the object must
                     // not go back to be destroyed after close returned. The waiter keeps it, as
                     // an acquire that took an idle object just before close does: in use at
-                    // close, destroyed at its release.
+                    // close, destroyed at its release. What a release handed it meanwhile (an
+                    // object, or a unit of capacity to create with) goes back instead: an object
+                    // handed over was in use, not idle, and a unit is given back to a closed pool.
+                    BoundedEntry handed = w.outcome == BoundedWaitQueue.Waiter.CLOSED ? null : served(w);
                     w.taken = true;
                     BoundedStates.keep(found);
+                    if (handed != null) {
+                        giveBack(handed);
+                    }
                     return found;
                 }
                 giveBack(got); // served meanwhile as well: keep what was handed, return the other
@@ -307,6 +313,9 @@ final class BoundedWaiting {
      * or makes it idle and wakes the front waiter unless that one was woken already.
      */
     private void lookForTheNext(int home) {
+        if (states.isClosed()) {
+            return; // what is idle is close's to destroy: see awaitQueued
+        }
         BoundedEntry e = states.reserveIdle(home);
         if (e != null) {
             giveBack(e);

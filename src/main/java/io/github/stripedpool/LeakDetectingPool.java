@@ -127,6 +127,12 @@ final class LeakDetectingPool<T> implements Pool<T> {
     /** Split from the acquire paths: the tracked case is the rare one in SAMPLED. */
     private void track(T x) {
         table.track(new LeakTracker(this, x, System.identityHashCode(x)), x);
+        if (delegate.isClosed()) {
+            // An acquire that raced close: the leak thread may have ended, or may end, once it
+            // saw this pool closed with nothing tracked (LeakReaper): registered again, after the
+            // tracker is in the table, so that one of the two sees the other.
+            LeakReaper.register(this);
+        }
     }
 
     @Override

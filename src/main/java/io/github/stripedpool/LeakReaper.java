@@ -22,8 +22,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * waited {@link #IDLE_CHECK_MILLIS} with nothing to do and finds no such pool that may still
  * report: none reachable, or only closed ones whose tables are empty. A tracker is held by its
  * pool's table, so the trackers of an unreachable pool are unreachable too and are never
- * enqueued; a closed pool makes no tracker, and one with an empty table has nothing left to
- * report. A closed pool must not keep the thread: an application that keeps its pool in a
+ * enqueued; a closed pool with an empty table has nothing left to report, and an acquire that
+ * raced close and tracks its object afterwards registers the pool again
+ * ({@link LeakDetectingPool}: it adds the tracker, then registers; this thread drops a pool only
+ * after reading its table empty). A closed pool must not keep the thread: an application that keeps its pool in a
  * static field after closing it would otherwise be kept in memory by the thread, whose code
  * is of the application's class loader when the library was deployed with it, for good
  * ({@link ClockThread} starts and ends the thread).

@@ -187,7 +187,10 @@ final class PoolMBean implements DynamicMBean, MBeanRegistration {
     @Override
     public void preDeregister() throws NotTheOneMeant {
         PoolMBean meant = LEAVING.get();
-        if (meant != null && meant != this) {
+        if (meant != null && meant != this && meant.name.equals(name)) {
+            // Another pool's MBean under the name meant: registered since the caller's check.
+            // An unregistration of another name on this thread (a notification listener's,
+            // nested in the caller's) is not the caller's business.
             throw new NotTheOneMeant(name);
         }
     }
@@ -226,6 +229,7 @@ final class PoolMBean implements DynamicMBean, MBeanRegistration {
         if (!mbean.registered) {
             return; // unregistered by someone else: the name may be another MBean's now
         }
+        PoolMBean outer = LEAVING.get(); // an unregistration this one is nested in, if any
         LEAVING.set(mbean);
         try {
             server.unregisterMBean(name);
@@ -239,7 +243,11 @@ final class PoolMBean implements DynamicMBean, MBeanRegistration {
         } catch (JMException e) {
             throw new IllegalStateException("could not unregister " + name + ": " + e, e);
         } finally {
-            LEAVING.remove();
+            if (outer == null) {
+                LEAVING.remove();
+            } else {
+                LEAVING.set(outer);
+            }
         }
     }
 

@@ -14,13 +14,13 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.WeakHashMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
@@ -183,14 +183,23 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
             AGING_CYCLES, LEAKS);
 
     /**
-     * The tags of the pools bound to each registry (the extra tags and {@code pool}): a binder
-     * claims its tags before it registers a meter, so that two pools of one name are never both
-     * published to one registry, whatever filters the registry has and however the two calls
-     * interleave; {@link #close()} gives the claim back. A registry that became garbage is
-     * forgotten (weak keys; registries compare by identity). The map's lock is held for a lookup
-     * only, never while a meter is registered (a registry runs its filters and listeners then).
+     * The tags of the pools published to each registry (the extra tags and {@code pool}), with
+     * the binder that claimed them: a binder claims its tags in the registry it is bound to and,
+     * for a composite, in every registry below it (where the composite publishes its meters),
+     * all at once under the map's lock, before it registers a meter; so two pools of one name
+     * are never both published to one registry, directly or through a composite, however the
+     * two calls interleave. {@link #close()} gives the claims back. A registry that became
+     * garbage is forgotten (weak keys; registries compare by identity). The lock is held for
+     * the claims only, never while a meter is registered (a registry runs its filters and
+     * listeners then).
      */
-    private static final Map<MeterRegistry, Set<Tags>> CLAIMS = Collections.synchronizedMap(new WeakHashMap<>());
+    private static final Map<MeterRegistry, Map<Tags, Object>> CLAIMS = new WeakHashMap<>();
+
+    /**
+     * What this binder's claims in {@link #CLAIMS} name it by: an object of its own, not the
+     * binder, which holds the pool strongly (a claim must not keep an abandoned pool alive).
+     */
+    private final Object claimant = new Object();
 
     private final Pool<?> pool;
     private final Tags tags;
@@ -264,18 +273,12 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
     @Override
     public void bindTo(MeterRegistry registry) {
         Objects.requireNonNull(registry, "registry is null: pass the MeterRegistry to publish to");
-        Set<Tags> claims = CLAIMS.computeIfAbsent(registry, r -> ConcurrentHashMap.newKeySet());
-        if (!claims.add(tags)) {
-            throw new IllegalStateException("a pool named '" + pool.name() + "' with tags " + tags
-                    + " is bound to this registry already: give each pool a unique name with "
-                    + "PoolBuilder.name(...), or close the PoolMetrics of the other pool first (or "
-                    + "do not bind this PoolMetrics to the same registry twice)");
-        }
+        List<MeterRegistry> taken = claim(registry);
         Meter.Id below = publishedBelow(registry);
         if (below != null) {
             // Found before registering: a composite's meters, removed, take their children's
-            // with them, and these children's are another binder's.
-            claims.remove(tags);
+            // with them, and these children's are another binder's (or no binder's).
+            release(taken);
             throw collision(below);
         }
         List<Meter> meters = new ArrayList<>();
@@ -284,21 +287,82 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
             register(registry, new StatsCache(nanoClock), meters);
         } catch (RuntimeException | Error e) {
             removeNew(registry, meters, before);
-            claims.remove(tags);
+            release(taken);
             throw e;
         }
-        Meter taken = firstTaken(meters, before);
-        if (taken != null) {
+        Meter shared = firstTaken(meters, before);
+        if (shared != null) {
             removeNew(registry, meters, before);
-            claims.remove(tags);
-            throw collision(taken.getId());
+            release(taken);
+            throw collision(shared.getId());
         }
         synchronized (this) {
             for (Meter m : meters) {
                 bound.add(new Bound(registry, m));
             }
-            claimed.add(registry);
+            claimed.addAll(taken);
         }
+    }
+
+    /**
+     * Claims this binder's tags in {@code registry} and, for a composite, in every registry
+     * below it, all or none; returns the registries claimed now (a registry below that this
+     * binder claimed already, through another composite, stays claimed once).
+     *
+     * @throws IllegalStateException if another binder claimed them in one of these registries,
+     *         or this one in {@code registry} itself
+     */
+    private List<MeterRegistry> claim(MeterRegistry registry) {
+        List<MeterRegistry> all = withRegistriesBelow(registry);
+        List<MeterRegistry> taken = new ArrayList<>();
+        synchronized (CLAIMS) {
+            for (MeterRegistry r : all) {
+                Object owner = CLAIMS.getOrDefault(r, Map.of()).get(tags);
+                if (owner != null && (owner != claimant || r == registry)) {
+                    throw new IllegalStateException("a pool named '" + pool.name() + "' with tags " + tags
+                            + " is bound to " + (r == registry ? "this registry" : "a registry of this "
+                            + "composite registry") + " already: give each pool a unique name with "
+                            + "PoolBuilder.name(...), or close the PoolMetrics of the other pool first (or "
+                            + "do not bind this PoolMetrics to the same registry twice)");
+                }
+            }
+            for (MeterRegistry r : all) {
+                Map<Tags, Object> claims = CLAIMS.computeIfAbsent(r, k -> new HashMap<>());
+                if (claims.putIfAbsent(tags, claimant) == null) {
+                    taken.add(r);
+                }
+            }
+        }
+        return taken;
+    }
+
+    /** Gives back this binder's claims in {@code registries}. */
+    private void release(List<MeterRegistry> registries) {
+        synchronized (CLAIMS) {
+            for (MeterRegistry r : registries) {
+                Map<Tags, Object> claims = CLAIMS.get(r);
+                if (claims != null) {
+                    claims.remove(tags, claimant);
+                }
+            }
+        }
+    }
+
+    /** {@code registry}, then, for a composite, every registry below it, each once. */
+    private static List<MeterRegistry> withRegistriesBelow(MeterRegistry registry) {
+        Set<MeterRegistry> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<MeterRegistry> all = new ArrayList<>();
+        List<MeterRegistry> todo = new ArrayList<>(List.of(registry));
+        while (!todo.isEmpty()) {
+            MeterRegistry r = todo.remove(todo.size() - 1);
+            if (seen.add(r)) {
+                all.add(r);
+                if (r instanceof CompositeMeterRegistry) {
+                    todo.addAll(((CompositeMeterRegistry) r).getRegistries());
+                }
+            }
+        }
+        return all;
     }
 
     /**
@@ -342,9 +406,18 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
                 continue;
             }
             for (String name : NAMES) {
-                Meter m = r.find(name).tags(tags).meter();
-                if (m != null) {
-                    return m.getId();
+                for (Meter m : r.find(name).tags(tags).meters()) {
+                    // Exactly this binder's tags (and the source of an acquisitions counter):
+                    // find() also matches meters with more tags, which do not collide.
+                    List<Tag> theirs = new ArrayList<>();
+                    for (Tag t : m.getId().getTags()) {
+                        if (!(name.equals(ACQUISITIONS) && t.getKey().equals("source"))) {
+                            theirs.add(t);
+                        }
+                    }
+                    if (Tags.of(theirs).equals(tags)) {
+                        return m.getId();
+                    }
                 }
             }
             if (r instanceof CompositeMeterRegistry) {
@@ -440,12 +513,7 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
         for (Bound b : toRemove) {
             b.registry().remove(b.meter());
         }
-        for (MeterRegistry r : toRelease) { // after the meters: a new binder of the name may then register
-            Set<Tags> claims = CLAIMS.get(r);
-            if (claims != null) {
-                claims.remove(tags);
-            }
-        }
+        release(toRelease); // after the meters: a new binder of the name may then register
     }
 
     // The meters capture the cache, never this binder: it holds the pool strongly.
