@@ -97,7 +97,7 @@ class BoundedCloseVsLookTest {
                 .destroy(x -> {
                     if (destroys.incrementAndGet() == 1) { // close's first destroy: stall it
                         closeStalled.countDown();
-                        await(letCloseGo);
+                        WaitHooks.await(letCloseGo);
                     }
                 })
                 .settings("closed-before-look"), TimeUnit.HOURS.toNanos(1));
@@ -124,7 +124,7 @@ class BoundedCloseVsLookTest {
         // Parked in its wait, not in the gate's latch: a wake-up that came while it was still
         // leaving the latch's park could be taken by that park, and the wait would sleep on.
         long parkedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!parkedInItsWait(w)) {
+        while (!WaitHooks.parkedInItsWait(w)) {
             assertTrue(System.nanoTime() < parkedBy, "the waiter never parked");
             Thread.onSpinWait();
         }
@@ -156,30 +156,5 @@ class BoundedCloseVsLookTest {
         pool.release(held);
         assertEquals(3, destroys.get(), "every object destroyed once");
         assertEquals(0, pool.stats().idle());
-    }
-
-    /** Whether {@code t} is parked in a bounded pool's wait (not in a gate of {@link WaitHooks}). */
-    private static boolean parkedInItsWait(Thread t) {
-        if (t.getState() != Thread.State.TIMED_WAITING) {
-            return false;
-        }
-        boolean inWait = false;
-        for (StackTraceElement f : t.getStackTrace()) {
-            if (f.getClassName().equals(WaitHooks.class.getName())) {
-                return false;
-            }
-            inWait |= f.getMethodName().equals("awaitQueued");
-        }
-        return inWait;
-    }
-
-    private static void await(CountDownLatch l) {
-        try {
-            if (!l.await(30, TimeUnit.SECONDS)) {
-                throw new AssertionError("never released");
-            }
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
     }
 }

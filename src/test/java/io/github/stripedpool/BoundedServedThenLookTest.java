@@ -44,7 +44,7 @@ class BoundedServedThenLookTest {
                     destroyedOn.add(Thread.currentThread().getName());
                     if (Thread.currentThread().getName().equals("closer") && closeStalled.getCount() > 0) {
                         closeStalled.countDown(); // close's first destroy: stall it
-                        await(letCloseGo);
+                        WaitHooks.await(letCloseGo);
                     }
                 })
                 .settings("served-then-look"), TimeUnit.HOURS.toNanos(1)); // no starving mode
@@ -68,7 +68,7 @@ class BoundedServedThenLookTest {
         WaitHooks.Gate reserved = WaitHooks.arm(w, "reserved");
         mode.open();
         long parkedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!parkedInItsWait(w)) {
+        while (!WaitHooks.parkedInItsWait(w)) {
             assertTrue(System.nanoTime() < parkedBy, "the waiter never parked");
             Thread.onSpinWait();
         }
@@ -108,29 +108,5 @@ class BoundedServedThenLookTest {
         assertEquals(3, destroys.get(), "each object destroyed once");
         assertEquals(3, pool.stats().created(), "an object created after close(): " + pool.stats());
         assertEquals(0, pool.stats().inUse());
-    }
-
-    private static boolean parkedInItsWait(Thread t) {
-        if (t.getState() != Thread.State.TIMED_WAITING) {
-            return false;
-        }
-        boolean inWait = false;
-        for (StackTraceElement f : t.getStackTrace()) {
-            if (f.getClassName().equals(WaitHooks.class.getName())) {
-                return false;
-            }
-            inWait |= f.getMethodName().equals("awaitQueued");
-        }
-        return inWait;
-    }
-
-    private static void await(CountDownLatch l) {
-        try {
-            if (!l.await(30, TimeUnit.SECONDS)) {
-                throw new AssertionError("never released");
-            }
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
     }
 }

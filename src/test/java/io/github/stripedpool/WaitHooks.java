@@ -73,6 +73,35 @@ final class WaitHooks {
         }
     }
 
+    /**
+     * Whether {@code t} is parked in a bounded pool's wait, not in one of these gates: a wake-up
+     * sent while it still leaves a gate's latch could be taken by that latch's park.
+     */
+    static boolean parkedInItsWait(Thread t) {
+        if (t.getState() != Thread.State.TIMED_WAITING) {
+            return false;
+        }
+        boolean inWait = false;
+        for (StackTraceElement f : t.getStackTrace()) {
+            if (f.getClassName().equals(WaitHooks.class.getName())) {
+                return false;
+            }
+            inWait |= f.getMethodName().equals("awaitQueued");
+        }
+        return inWait;
+    }
+
+    /** Waits for {@code l}, at most 30 s; fails otherwise. */
+    static void await(CountDownLatch l) {
+        try {
+            if (!l.await(30, TimeUnit.SECONDS)) {
+                throw new AssertionError("never released");
+            }
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     // ------------------------------------------------------------- the calls redirected here
 
     static BoundedEntry reserveIdle(BoundedStates s, int home) {
