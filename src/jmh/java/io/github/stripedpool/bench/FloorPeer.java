@@ -10,7 +10,7 @@ package io.github.stripedpool.bench;
  */
 final class FloorPeer implements Peer {
     /** Thread ids in a benchmark JVM are small and sequential: 4096 slots never collide there. */
-    private static final int SLOTS = 4096;
+    static final int SLOTS = 4096;
 
     private final Holder[] table = new Holder[SLOTS];
     private final Peers.Factory factory;
@@ -22,9 +22,14 @@ final class FloorPeer implements Peer {
         }
     }
 
-    @SuppressWarnings("deprecation") // Thread.getId(): threadId() only exists from JDK 19
     private Holder holder() {
-        return table[(int) Thread.currentThread().getId() & (SLOTS - 1)];
+        return table[index()];
+    }
+
+    /** The current thread's entry in a table of {@link #SLOTS}. */
+    @SuppressWarnings("deprecation") // Thread.getId(): threadId() only exists from JDK 19
+    static int index() {
+        return (int) Thread.currentThread().getId() & (SLOTS - 1);
     }
 
     @Override

@@ -28,6 +28,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * {@code acquisitions} counters give objects created per acquisition, which must stay near 0 for
  * a pool (1 for plain allocation). The floor keeps one object per thread, so with {@code held}
  * objects it makes {@code held - 1} of them anew each round: it is a floor only for one object.
+ * The floor for several ({@code floorStack}) keeps up to 8 per thread in a plain array: the limit
+ * for every {@code held}, a usable pool's checks and bookkeeping included in none of it.
  *
  * <pre>
  * java -jar target-jmh/benchmarks.jar HoldSeveralBenchmark -p held=2,4 -prof gc
@@ -43,7 +45,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @Threads(4)
 public class HoldSeveralBenchmark {
 
-    @Param({"striped", "stripedHooks", "floor", "netty", "stormpot", "concurrentBag",
+    @Param({"striped", "stripedHooks", "floor", "floorStack", "netty", "stormpot", "concurrentBag",
             "commonsPool2", "alloc"})
     public String impl;
 

@@ -27,7 +27,7 @@ final class Peers {
      */
     static final long MAX_CREATED = 4096;
 
-    static final String NAMES = "striped, stripedReset, stripedDestroy, stripedHooks, stripedSampled, stripedParanoid, floor, floorExact, netty, "
+    static final String NAMES = "striped, stripedReset, stripedDestroy, stripedHooks, stripedSampled, stripedParanoid, floor, floorExact, floorStack, netty, "
             + "stormpot, concurrentBag, commonsPool2, alloc";
 
     private Peers() {
@@ -46,6 +46,8 @@ final class Peers {
                 return new FloorPeer(factory);
             case "floorExact":
                 return new FloorExactPeer(factory);
+            case "floorStack":
+                return new FloorStackPeer(factory);
             case "netty":
                 return new NettyPeer(factory, size);
             case "stormpot":

@@ -11,7 +11,7 @@ import java.util.TreeSet;
 final class Names {
     /** Table and chart order; an implementation not listed here follows, sorted by name. */
     static final List<String> ORDER = List.of("striped", "stripedReset", "stripedDestroy",
-            "stripedHooks", "stripedSampled", "stripedParanoid", "floor", "floorExact", "netty", "stormpot", "vibur", "concurrentBag", "commonsPool2",
+            "stripedHooks", "stripedSampled", "stripedParanoid", "floor", "floorExact", "floorStack", "netty", "stormpot", "vibur", "concurrentBag", "commonsPool2",
             "alloc", "ceiling");
     private static final Map<String, String> NAMES = Map.ofEntries(
             Map.entry("striped", "striped-pool"),
@@ -22,6 +22,7 @@ final class Names {
             Map.entry("stripedParanoid", "striped-pool, leak detection PARANOID"),
             Map.entry("floor", "floor (one plain slot per thread)"),
             Map.entry("floorExact", "exact floor (one slot per thread, taken and put by compare-and-set)"),
+            Map.entry("floorStack", "floor for k objects (a plain stack of 8 per thread)"),
             Map.entry("netty", "Netty Recycler"),
             Map.entry("stormpot", "Stormpot"),
             Map.entry("vibur", "Vibur"),
