@@ -112,22 +112,9 @@ class BoundedCloseVsLookTest {
                 waiterEnded.set(t);
             }
         }, "waiter");
-        WaitHooks.Gate look = WaitHooks.arm(w, "look");
-        WaitHooks.Gate mode = WaitHooks.arm(w, "mode");
-        w.start();
-        assertTrue(look.arrived.await(20, TimeUnit.SECONDS), "the waiter never queued");
-        look.open(); // its first look finds nothing: all three are held
-        assertTrue(mode.arrived.await(20, TimeUnit.SECONDS), "the waiter's first look took something");
-        WaitHooks.Gate open = WaitHooks.arm(w, "open");
-        WaitHooks.Gate reserved = WaitHooks.arm(w, "reserved");
-        mode.open();
-        // Parked in its wait, not in the gate's latch: a wake-up that came while it was still
-        // leaving the latch's park could be taken by that park, and the wait would sleep on.
-        long parkedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!WaitHooks.parkedInItsWait(w)) {
-            assertTrue(System.nanoTime() < parkedBy, "the waiter never parked");
-            Thread.onSpinWait();
-        }
+        WaitHooks.Gate[] gates = WaitHooks.queueAndPark(w, "open", "reserved"); // all three are held
+        WaitHooks.Gate open = gates[0];
+        WaitHooks.Gate reserved = gates[1];
         pool.release(p); // idle; wakes the waiter, which stops before its next look
         assertTrue(open.arrived.await(20, TimeUnit.SECONDS), "the waiter was not woken");
         pool.release(q); // idle too
@@ -141,10 +128,7 @@ class BoundedCloseVsLookTest {
         // Closed: the flag is set, the waiter woken as closed, one idle object being destroyed,
         // the other not swept yet. The waiter now reads the flag before its look.
         open.open();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!reserved.hasArrived() && w.isAlive() && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
+        WaitHooks.awaitArrivalOrEnd(reserved, w);
         letCloseGo.countDown();
         closer.join(20_000);
         reserved.open();

@@ -58,20 +58,9 @@ class BoundedServedThenLookTest {
                 waiterEnded.set(t);
             }
         }, "waiter");
-        WaitHooks.Gate look = WaitHooks.arm(w, "look");
-        WaitHooks.Gate mode = WaitHooks.arm(w, "mode");
-        w.start();
-        assertTrue(look.arrived.await(20, TimeUnit.SECONDS), "the waiter never queued");
-        look.open(); // its first look finds nothing: all three are held
-        assertTrue(mode.arrived.await(20, TimeUnit.SECONDS), "the waiter's first look took something");
-        WaitHooks.Gate look2 = WaitHooks.arm(w, "look");
-        WaitHooks.Gate reserved = WaitHooks.arm(w, "reserved");
-        mode.open();
-        long parkedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!WaitHooks.parkedInItsWait(w)) {
-            assertTrue(System.nanoTime() < parkedBy, "the waiter never parked");
-            Thread.onSpinWait();
-        }
+        WaitHooks.Gate[] gates = WaitHooks.queueAndPark(w, "look", "reserved"); // all three are held
+        WaitHooks.Gate look2 = gates[0];
+        WaitHooks.Gate reserved = gates[1];
         pool.release(p); // idle; wakes the waiter, which reads the pool open and stops before its look
         assertTrue(look2.arrived.await(20, TimeUnit.SECONDS), "the waiter was not woken");
         pool.invalidate(h); // its capacity goes to the front waiter: served a PERMIT
@@ -84,10 +73,7 @@ class BoundedServedThenLookTest {
         closer.start();
         assertTrue(closeStalled.await(20, TimeUnit.SECONDS), "close destroyed nothing");
         look2.open(); // the look: reserves the idle object close has not swept yet
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!reserved.hasArrived() && w.isAlive() && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
+        WaitHooks.awaitArrivalOrEnd(reserved, w);
         boolean lookTookOne = reserved.hasArrived();
         letCloseGo.countDown();
         closer.join(20_000);

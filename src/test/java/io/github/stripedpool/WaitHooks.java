@@ -91,6 +91,53 @@ final class WaitHooks {
         return inWait;
     }
 
+    /**
+     * Starts {@code waiter}, whose acquire must queue, lets its first look find nothing, arms
+     * the gates {@code next} (in order) for what comes after, and returns once the waiter is
+     * parked in its wait ({@link #parkedInItsWait}): the start of every forced interleaving of a
+     * waiter's wake-up with a release and close.
+     *
+     * @return the gates armed at {@code next}, in the same order
+     */
+    static Gate[] queueAndPark(Thread waiter, String... next) throws InterruptedException {
+        Gate look = arm(waiter, "look");
+        Gate mode = arm(waiter, "mode");
+        waiter.start();
+        if (!look.arrived.await(20, TimeUnit.SECONDS)) {
+            throw new AssertionError("the waiter never queued");
+        }
+        look.open(); // its first look finds nothing: every object is held
+        if (!mode.arrived.await(20, TimeUnit.SECONDS)) {
+            throw new AssertionError("the waiter's first look took something");
+        }
+        Gate[] gates = new Gate[next.length];
+        for (int i = 0; i < next.length; i++) {
+            gates[i] = arm(waiter, next[i]);
+        }
+        mode.open();
+        // Parked in its wait, not in the gate's latch: a wake-up that came while it was still
+        // leaving the latch's park could be taken by that park, and the wait would sleep on.
+        long parkedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!parkedInItsWait(waiter)) {
+            if (System.nanoTime() > parkedBy) {
+                throw new AssertionError("the waiter never parked");
+            }
+            Thread.onSpinWait();
+        }
+        return gates;
+    }
+
+    /**
+     * Waits until {@code t} reaches {@code g} or ends, at most 20 s; no failure here, the caller
+     * asserts on {@link Gate#hasArrived()} (a thread that ends first took another way).
+     */
+    static void awaitArrivalOrEnd(Gate g, Thread t) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!g.hasArrived() && t.isAlive() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+    }
+
     /** Waits for {@code l}, at most 30 s; fails otherwise. */
     static void await(CountDownLatch l) {
         try {
