@@ -162,10 +162,12 @@ public interface Pool<T> extends AutoCloseable {
      * @throws NullPointerException if {@code object} is null
      * @throws IllegalStateException on a double release the pool can see without cost: an
      *         unbounded pool catches the release of an object that is idle in the calling
-     *         thread's private slot, or that the calling thread released last to the shared
-     *         tier and has not acquired since (the common bug: the same object released twice
-     *         in a row on one thread). Double releases across threads, on virtual threads, or
-     *         of an object that went through other hands in between are not caught;
+     *         thread's private slot, or that the calling thread gave back last (released to the
+     *         shared tier, or dropped: no room, refused, a failed reset, invalidated, a closed
+     *         pool) and has not acquired since (the common bug: the same object released twice
+     *         in a row on one thread; its destroy hook then does not run a second time).
+     *         Double releases across threads, on virtual threads, or of an object that went
+     *         through other hands in between are not caught;
      *         {@link LeakDetection#PARANOID} catches every one made while the pool holds the
      *         object. None can catch a second release made after another thread acquired the
      *         object again: it cannot be told from that borrower's own release

@@ -260,6 +260,18 @@ final class PrivateSlot extends PrivateSlotFields {
         return ITEM.getAcquire(this);
     }
 
+    /**
+     * The owner gave {@code x} back and the pool dropped it (no room, a {@code retainIf} that
+     * refused it, a reset that failed, an invalidation, a closed pool): a second give-back of it
+     * on this thread, in a row, is a double one. The pool never hands a dropped object out again
+     * (unless a factory makes it anew, and the acquire then forgets the record), so the record
+     * stands until another one replaces it, or aging or close forgets it.
+     */
+    void recordDropped(Object x) {
+        lastShared = x;
+        lastSharedStripe = DROPPED;
+    }
+
     /** Claims the reaping of a dead owner's slot: true for exactly one caller. */
     boolean claimReap() {
         return REAPED.compareAndSet(this, 0, 1);
@@ -402,14 +414,20 @@ abstract class PrivateSlotFields extends PadHead {
      */
     final boolean casTake;
     /**
-     * The object this thread last released to a stripe, until it acquires it back: a release of
-     * the same object again is a double release. Written by the owner, and cleared by aging and
-     * close once the object is no longer idle where it was pushed, so that it never keeps a
-     * dropped object reachable (see {@link UnboundedAging}).
+     * The object this thread last released to a stripe, or last gave back and saw dropped
+     * ({@link PrivateSlot#recordDropped}), until it acquires it back: a release of the same object
+     * again is a double release. Written by the owner, and cleared by aging and close once the
+     * object is no longer idle where it was pushed (a dropped one at the next cycle), so that it
+     * never keeps a dropped object reachable for long (see {@link UnboundedAging}).
      */
     Object lastShared;
-    /** Where {@link #lastShared} was pushed: the stripe's index and the slot's index in it. */
+    /**
+     * Where {@link #lastShared} was pushed: the stripe's index and the slot's index in it; the
+     * stripe is {@link #DROPPED} if the pool dropped it instead.
+     */
     int lastSharedStripe, lastSharedIndex;
+    /** {@link #lastSharedStripe} of an object the pool dropped: idle nowhere, never handed out again. */
+    static final int DROPPED = -1;
     /** Owner-written counters. {@code privateHits} and {@code puts} are those of the fast path. */
     long privateHits, puts, sharedReleases, created, dropped, homeHits, stolenHits, victimHits,
             misses, hookFailures, invalidated, notRetained;

@@ -6,7 +6,10 @@ package io.github.stripedpool;
  * the releasing thread's private slot or one of its spare entries, or it is the object that thread last released to
  * a stripe ({@link PrivateSlotFields#lastShared}) and it is still idle in the stripe slot where
  * that release put it ({@link PrivateSlotFields#lastSharedStripe},
- * {@link PrivateSlotFields#lastSharedIndex}).
+ * {@link PrivateSlotFields#lastSharedIndex}), or the object that thread last gave back and saw
+ * dropped ({@link PrivateSlot#recordDropped}): the pool never hands that one out again, so no
+ * check of a stripe is needed, and its destroy hook must not run a second time. After close the
+ * slots are gone; {@link ClosedPoolGiveBacks} keeps that record instead.
  *
  * <p>Why the second check looks at the stripe slot. Another thread may have taken the object
  * from the stripe since, and handed it back to this thread (a producer and a consumer trading
@@ -34,11 +37,13 @@ final class ReleaseChecks {
     }
 
     /**
-     * Whether the slot's {@code lastShared} object is still idle where this thread pushed it; if
-     * not, forgets it, since this thread holds it again. One read, whatever the stripes' size.
+     * Whether the slot's {@code lastShared} object is still idle where this thread pushed it, or
+     * was dropped (then nobody got it since); if not, forgets it, since this thread holds it
+     * again. One read, whatever the stripes' size.
      */
     static boolean idle(Stripe[] stripes, PrivateSlot s) {
-        if (stripes[s.lastSharedStripe].holdsAt(s.lastSharedIndex, s.lastShared)) {
+        int stripe = s.lastSharedStripe;
+        if (stripe == PrivateSlot.DROPPED || stripes[stripe].holdsAt(s.lastSharedIndex, s.lastShared)) {
             return true;
         }
         s.lastShared = null;

@@ -197,8 +197,9 @@ final class UnboundedAging {
 
     /**
      * Clears the slot's record of the object its owner last released to a stripe once that
-     * object is no longer idle where it was pushed (taken, or dropped by this cycle): the
-     * record is a strong reference, and it must not keep an object the pool dropped reachable
+     * object is no longer idle where it was pushed (taken, or dropped by this cycle), and at
+     * the first cycle for an object dropped at its release ({@link PrivateSlot#recordDropped}):
+     * the record is a strong reference, and it must not keep an object the pool dropped reachable
      * for as long as the thread lives (a megabyte buffer per request thread), nor one another
      * thread took and leaked, which leak detection could then never report. A racy write of
      * a field the owner writes: it may clear the owner's newer record instead, which only
@@ -206,7 +207,8 @@ final class UnboundedAging {
      */
     private static void forgetShared(PrivateSlot slot, Stripe[] stripes) {
         Object shared = slot.lastShared;
-        if (shared != null && !stripes[slot.lastSharedStripe].holdsAt(slot.lastSharedIndex, shared)) {
+        int stripe = slot.lastSharedStripe; // the owner's newer record may be a dropped one's
+        if (shared != null && (stripe < 0 || !stripes[stripe].holdsAt(slot.lastSharedIndex, shared))) {
             slot.lastShared = null;
         }
     }

@@ -124,6 +124,8 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
     final UnboundedAging aging;
 
     volatile boolean closed;
+    /** What each thread gave back last once the pool was closed (its slot is gone then). */
+    private final ClosedPoolGiveBacks closedGiveBacks = new ClosedPoolGiveBacks();
     /** Written only by {@link UnboundedAging}, which never runs twice at once for one pool. */
     volatile int epoch;
 
@@ -284,6 +286,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         } else if (s.put(object)) {
             // Dekker with close(), as in releaseOwn.
             if (closed && s.takeFromOutside(object)) {
+                s.recordDropped(object);
                 UserHooks.rethrowVmError(hooks.drop(object, s, null));
             }
             return;
@@ -307,7 +310,8 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
             // thread (no slot) or a closed pool: counted in the pool's counters.
             s = closed || Threads.VIRTUAL_THREADS && Threads.isVirtual(t) ? null : ownSlot(t);
         }
-        if (s != null && ReleaseChecks.twice(stripes, s, s.item, object)) {
+        if (s != null ? ReleaseChecks.twice(stripes, s, s.item, object)
+                : closed && closedGiveBacks.again(object)) {
             throw ReleaseChecks.givenBackTwice(name, "invalidate", object, ReleaseChecks.SAME_THREAD_ONLY);
         }
         hooks.invalidated(object, s, poolCounts);
@@ -345,6 +349,9 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         }
         if (sampler != null && !sampler.nothingTracked()) {
             sampler.releasedSampled(object, "release");
+        }
+        if (closed && closedGiveBacks.again(object)) { // its destroy hook must not run twice
+            throw ReleaseChecks.givenBackTwice(name, "release", object, ReleaseChecks.SAME_THREAD_ONLY);
         }
         if (virtual) {
             releaseVirtual(t, object);
@@ -394,6 +401,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
                 // Dekker with close(): put (a CAS in exact mode) then read the flag; close writes
                 // the flag then reads the slot. One of the two sees the other.
                 if (s.exact && closed && s.takeFromOutside(x)) {
+                    s.recordDropped(x);
                     UserHooks.rethrowVmError(hooks.drop(x, s, null));
                 }
                 s.spareChecked();
@@ -403,6 +411,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
             int i = s.putSpare(x); // like a put: see PrivateSlotFields#spares
             // Dekker with close(), as above: putSpare's volatile write, then the flag.
             if (s.exact && closed && s.takeSpareFromOutside(i, x)) {
+                s.recordDropped(x);
                 UserHooks.rethrowVmError(hooks.drop(x, s, null));
             }
             return;
@@ -410,7 +419,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         s.sharedReleases++;
         long at = pushAt(x, s.home, epoch);
         if (at < 0) {
-            s.lastShared = null;
+            s.recordDropped(x); // every stripe full (maxIdle), or the pool closed
             UserHooks.rethrowVmError(hooks.drop(x, s, null));
             return;
         }

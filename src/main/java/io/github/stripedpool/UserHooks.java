@@ -218,6 +218,7 @@ final class UserHooks<T> {
     private void dropOnRelease(Object x, PrivateSlot slot, long[] shared, Throwable failure) {
         if (slot != null) {
             slot.sharedReleases++; // a release all the same; the shared paths counted theirs
+            slot.recordDropped(x); // before the hook: a second release of x is a double one
         }
         Throwable d = drop(x, slot, shared);
         if (failure instanceof VirtualMachineError) {
@@ -231,6 +232,9 @@ final class UserHooks<T> {
      * release, and rethrows a {@link VirtualMachineError} of the destroy hook after counting.
      */
     void invalidated(Object x, PrivateSlot slot, long[] shared) {
+        if (slot != null) {
+            slot.recordDropped(x); // the caller's own slot: a give-back of x after this is a second one
+        }
         count(slot, shared, Counts.RELEASED);
         count(slot, shared, Counts.INVALIDATED);
         rethrowVmError(drop(x, slot, shared));

@@ -16,6 +16,32 @@ import org.junit.jupiter.api.Test;
 class BufferPoolSizesTest {
     private static final int MAX = BufferPoolBuilder.DEFAULT_MAX_CLASS;
 
+    /**
+     * The figures {@code classesPerDoubling}'s Javadoc gives for 4 classes per doubling: the
+     * class sizes add up to about three and a quarter times as much as the powers of two alone,
+     * so the largest class keeps about three tenths as many buffers.
+     */
+    @Test
+    void fourClassesPerDoublingKeepAboutThreeTenthsAsMany() {
+        try (BufferPool<byte[]> one = BufferPool.bytes().name("steps-1").build();
+                BufferPool<byte[]> four = BufferPool.bytes().classesPerDoubling(4).name("steps-4").build()) {
+            BufferPoolStats a = one.stats();
+            BufferPoolStats b = four.stats();
+            double sizes = (double) sumOfClassSizes(b) / sumOfClassSizes(a);
+            double keeps = (double) b.classKeeps(b.classCount() - 1) / a.classKeeps(a.classCount() - 1);
+            assertTrue(sizes > 3.1 && sizes < 3.4, "the class sizes add up to " + sizes + " times as much");
+            assertTrue(keeps > 0.25 && keeps < 0.35, "the largest class keeps " + keeps + " times as many");
+        }
+    }
+
+    private static long sumOfClassSizes(BufferPoolStats s) {
+        long sum = 0;
+        for (int i = 0; i < s.classCount(); i++) {
+            sum += s.classSize(i);
+        }
+        return sum;
+    }
+
     @Test
     void acquireReturnsTheSmallestClassThatFits() {
         try (BufferPool<byte[]> pool = BufferPool.bytes().build()) {
