@@ -47,7 +47,13 @@ import java.util.function.Supplier;
  * {@code close}. The nested call works as it would anywhere else and the accounting stays
  * exact: nothing is lost or destroyed twice. A hook that closes its own pool makes the calls
  * that follow see a closed pool: the call that ran the hook finishes (an object it was
- * releasing is destroyed), and the next {@code acquire} throws {@link PoolClosedException}. Two
+ * releasing is destroyed), and the next {@code acquire} throws {@link PoolClosedException}. A
+ * hook that gives back the very object being released (a reset that "closes" it, and the
+ * close releases it; a reset that finds it broken and invalidates it) gives it back twice: the
+ * nested call does its work and the outer {@code release} throws {@link IllegalStateException}
+ * (an unbounded pool), or the nested call throws it, which counts as the hook's failure, and
+ * the object is destroyed (a bounded pool, {@code PARANOID}); either way the object is pooled or
+ * destroyed once, and never handed out after its destroy. Two
  * things are the caller's to avoid: a hook that calls, without end, the call that runs it (a
  * factory that acquires from its own empty pool recurses until {@link StackOverflowError}), and,
  * in a bounded pool, a hook that waits for an object while the thread already holds the last

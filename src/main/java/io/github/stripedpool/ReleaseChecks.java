@@ -37,6 +37,18 @@ final class ReleaseChecks {
     }
 
     /**
+     * Whether the owner of {@code s} gave {@code x} back while the hooks of its release of
+     * {@code x} ran (a reset or {@code retainIf} that releases or invalidates its own object):
+     * it is in the slot or a spare entry, or it is the last object this thread gave back. Sound
+     * because the release checked before its hooks that none of these held ({@link #twice}
+     * clears a {@code lastShared} record that does not). A hook that gives back its object and
+     * then another one to a stripe replaces that record and is not seen here.
+     */
+    static boolean givenBackInHooks(PrivateSlot s, Object x) {
+        return x == s.item || x == s.lastShared || s.spareHolds(x);
+    }
+
+    /**
      * Whether the slot's {@code lastShared} object is still idle where this thread pushed it, or
      * was dropped (then nobody got it since); if not, forgets it, since this thread holds it
      * again. One read, whatever the stripes' size.

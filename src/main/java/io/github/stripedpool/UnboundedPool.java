@@ -266,8 +266,9 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
      * caller checked; with a spare entry full {@link PrivateSlot#fastPut} is closed). Runs the reset
      * hook, then puts: plainly, or by compare-and-set followed by the closed check of the close
      * handshake when a destroy hook makes the slot {@link PrivateSlot#exact}. The slot is read
-     * again after the hook, which may have re-entered the pool and filled it; then the object
-     * goes where {@link #releaseOwn} sends it.
+     * again after the hook, which may have re-entered the pool and filled it, or given the object
+     * itself back ({@link ReleaseChecks#givenBackInHooks}: one more compare); then the object goes
+     * where {@link #releaseOwn} sends it, or is refused there.
      */
     private void releaseFast(PrivateSlot s, T object, int f) {
         if (f != PrivateSlot.EXACT_PUT) {
@@ -279,11 +280,11 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
             }
         }
         if (f == PrivateSlot.RESET_PUT) {
-            if (s.item == null) {
+            if (s.item == null && object != s.lastShared) {
                 s.putPlain(object);
                 return;
             }
-        } else if (s.put(object)) {
+        } else if ((f == PrivateSlot.EXACT_PUT || object != s.lastShared) && s.put(object)) {
             // Dekker with close(), as in releaseOwn.
             if (closed && s.takeFromOutside(object)) {
                 s.recordDropped(object);
@@ -396,6 +397,11 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
      * read and the put runs user code, and only this thread writes a non-null value to its slot.
      */
     private void releaseOwn(PrivateSlot s, Object x) {
+        if (ReleaseChecks.givenBackInHooks(s, x)) {
+            // Pooled or destroyed already by a release or invalidate nested in this one's hook:
+            // pooling it again would leave it idle twice, or hand out a destroyed object.
+            throw ReleaseChecks.givenBackTwice(name, "release", x, ReleaseChecks.SAME_THREAD_ONLY);
+        }
         if (s.item == null && (s.mayPut || permits.tryLend(s, epoch))) {
             if (s.put(x)) {
                 // Dekker with close(): put (a CAS in exact mode) then read the flag; close writes

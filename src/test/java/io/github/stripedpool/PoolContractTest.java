@@ -122,6 +122,41 @@ class PoolContractTest {
         });
     }
 
+    /**
+     * The same, where the first give-back destroyed the object (a {@code retainIf} that keeps
+     * nothing; an invalidation): the second is refused too, and the destroy hook runs once. An
+     * unbounded pool used to accept it: it destroyed the object a second time (a native handle
+     * freed twice) and counted both. Refused with {@link IllegalStateException}; a bounded pool
+     * or {@code PARANOID} may say {@link IllegalArgumentException} instead, once it keeps no
+     * trace of the object (see {@link Pool}).
+     */
+    @EveryMode
+    void giveBack_twiceInARow_whereTheFirstDestroyedIt_isRefusedAndDestroysOnce(PoolMode mode) throws Exception {
+        Assumptions.assumeTrue(mode.catchesADoubleReleaseInARow(), PoolMode.DOUBLE_RELEASE_UNSEEN);
+        mode.run(() -> {
+            try (Pool<Item> pool = mode.builder().retainIf(x -> false).build()) {
+                Item x = pool.acquire();
+                pool.release(x); // not retained: destroyed
+                long destroys = mode.destroys.get();
+                assertRefused(mode, () -> pool.release(x), "released again");
+                assertRefused(mode, () -> pool.invalidate(x), "invalidated after it");
+                Item y = pool.acquire();
+                pool.invalidate(y);
+                assertRefused(mode, () -> pool.release(y), "released after its invalidation");
+                assertEquals(destroys + (mode.destroy ? 1 : 0), mode.destroys.get(),
+                        "a destroy hook ran again on an object already destroyed");
+                assertEquals(2, pool.stats().released(), "a refused give-back was counted: " + pool.stats());
+            }
+        });
+    }
+
+    private static void assertRefused(PoolMode mode, org.junit.jupiter.api.function.Executable giveBack, String what) {
+        RuntimeException e = assertThrows(RuntimeException.class, giveBack, what);
+        boolean untraced = mode.bounded || mode.leaks == LeakDetection.PARANOID;
+        assertTrue(e instanceof IllegalStateException || untraced && e instanceof IllegalArgumentException,
+                what + ": " + e);
+    }
+
     @EveryMode
     void reset_runsBeforeAReleasedObjectReachesAnotherThread(PoolMode mode) throws Exception {
         Assumptions.assumeTrue(mode.reset, "only pools with a reset hook promise a reset");
