@@ -184,9 +184,28 @@ final class PrivateSlot extends PrivateSlotFields {
      * it holds a permit. Only the owner fills the entries, so entries it reads empty are empty.
      */
     void spareChecked() {
-        if (fastPut != fastPutOnPermit && mayPut && spareTop == 0) {
+        if (fastPut != fastPutOnPermit && mayPut && spareTop == 0 && lastDropped == null) {
             fastPut = fastPutOnPermit; // a slot with hooks never opens it: nothing to write
         }
+    }
+
+    /**
+     * {@link #spareChecked}, after the owner put into {@link #item} on the checked path: first
+     * lowers {@link #spareTop} past the entries that third parties emptied at the top (aging
+     * takes what sits idle there), so that a thread back to one object at a time, which never
+     * takes from a spare entry again, reopens the release fast path once aging has emptied them
+     * all. At most {@link #SPARES} reads, on a path the fast one did not take. An entry read empty
+     * is empty: only the owner fills them.
+     */
+    void spareHolesChecked() {
+        if (fastPut != fastPutOnPermit) {
+            int top = spareTop;
+            while (top > 0 && spares[top - 1] == null) {
+                top--;
+            }
+            spareTop = top;
+        }
+        spareChecked();
     }
 
     /** Whether the owner may put into a spare entry now: one is empty under a permit it holds. */
@@ -262,14 +281,22 @@ final class PrivateSlot extends PrivateSlotFields {
 
     /**
      * The owner gave {@code x} back and the pool dropped it (no room, a {@code retainIf} that
-     * refused it, a reset that failed, an invalidation, a closed pool): a second give-back of it
-     * on this thread, in a row, is a double one. The pool never hands a dropped object out again
-     * (unless a factory makes it anew, and the acquire then forgets the record), so the record
-     * stands until another one replaces it, or aging or close forgets it.
+     * refused it, a reset that failed, an invalidation, a closed pool): a give-back of it next, on
+     * this thread, is a second one. Closes the release fast path, which compares with
+     * {@link #lastShared} only, so that the next release goes through the checked path: that one
+     * compares with {@link #lastDropped}, then forgets it and reopens the fast path
+     * ({@link #spareChecked}). Nothing on the fast paths pays for it. The pool never hands a
+     * dropped object out again (unless a factory makes it anew: the acquire then forgets it).
      */
     void recordDropped(Object x) {
-        lastShared = x;
-        lastSharedStripe = DROPPED;
+        lastDropped = x;
+        fastPut = NO_FAST_PUT;
+    }
+
+    /** The checked release passed its checks: the give-back after a drop is not a second one. */
+    void forgetDropped() {
+        lastDropped = null;
+        spareChecked();
     }
 
     /** Claims the reaping of a dead owner's slot: true for exactly one caller. */
@@ -414,20 +441,21 @@ abstract class PrivateSlotFields extends PadHead {
      */
     final boolean casTake;
     /**
-     * The object this thread last released to a stripe, or last gave back and saw dropped
-     * ({@link PrivateSlot#recordDropped}), until it acquires it back: a release of the same object
-     * again is a double release. Written by the owner, and cleared by aging and close once the
-     * object is no longer idle where it was pushed (a dropped one at the next cycle), so that it
-     * never keeps a dropped object reachable for long (see {@link UnboundedAging}).
+     * The object this thread last released to a stripe, until it acquires it back: a release of
+     * the same object again is a double release. Written by the owner, and cleared by aging and
+     * close once the object is no longer idle where it was pushed, so that it never keeps a
+     * dropped object reachable (see {@link UnboundedAging}).
      */
     Object lastShared;
-    /**
-     * Where {@link #lastShared} was pushed: the stripe's index and the slot's index in it; the
-     * stripe is {@link #DROPPED} if the pool dropped it instead.
-     */
+    /** Where {@link #lastShared} was pushed: the stripe's index and the slot's index in it. */
     int lastSharedStripe, lastSharedIndex;
-    /** {@link #lastSharedStripe} of an object the pool dropped: idle nowhere, never handed out again. */
-    static final int DROPPED = -1;
+    /**
+     * The object this thread gave back last if the pool dropped it, until its next give-back:
+     * a give-back of the same object then is a second one ({@link PrivateSlot#recordDropped}).
+     * Kept apart from {@link #lastShared}, so that a drop never hides the record of the last
+     * push. Written by the owner; cleared by aging and close, so that it pins nothing for long.
+     */
+    Object lastDropped;
     /** Owner-written counters. {@code privateHits} and {@code puts} are those of the fast path. */
     long privateHits, puts, sharedReleases, created, dropped, homeHits, stolenHits, victimHits,
             misses, hookFailures, invalidated, notRetained;

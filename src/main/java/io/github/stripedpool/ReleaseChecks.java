@@ -33,7 +33,7 @@ final class ReleaseChecks {
      * the stripe slot where this thread pushed it last.
      */
     static boolean twice(Stripe[] stripes, PrivateSlot s, Object cur, Object x) {
-        return cur == x || s.spareHolds(x) || x == s.lastShared && idle(stripes, s);
+        return cur == x || x == s.lastDropped || s.spareHolds(x) || x == s.lastShared && idle(stripes, s);
     }
 
     /**
@@ -41,21 +41,20 @@ final class ReleaseChecks {
      * {@code x} ran (a reset or {@code retainIf} that releases or invalidates its own object):
      * it is in the slot or a spare entry, or it is the last object this thread gave back. Sound
      * because the release checked before its hooks that none of these held ({@link #twice}
-     * clears a {@code lastShared} record that does not). A hook that gives back its object and
-     * then another one to a stripe replaces that record and is not seen here.
+     * clears a {@code lastShared} record that does not, and a checked release forgets
+     * {@code lastDropped} after it). A hook that gives back its object and then another one
+     * replaces that record and is not seen here.
      */
     static boolean givenBackInHooks(PrivateSlot s, Object x) {
-        return x == s.item || x == s.lastShared || s.spareHolds(x);
+        return x == s.item || x == s.lastShared || x == s.lastDropped || s.spareHolds(x);
     }
 
     /**
-     * Whether the slot's {@code lastShared} object is still idle where this thread pushed it, or
-     * was dropped (then nobody got it since); if not, forgets it, since this thread holds it
-     * again. One read, whatever the stripes' size.
+     * Whether the slot's {@code lastShared} object is still idle where this thread pushed it; if
+     * not, forgets it, since this thread holds it again. One read, whatever the stripes' size.
      */
     static boolean idle(Stripe[] stripes, PrivateSlot s) {
-        int stripe = s.lastSharedStripe;
-        if (stripe == PrivateSlot.DROPPED || stripes[stripe].holdsAt(s.lastSharedIndex, s.lastShared)) {
+        if (stripes[s.lastSharedStripe].holdsAt(s.lastSharedIndex, s.lastShared)) {
             return true;
         }
         s.lastShared = null;

@@ -197,9 +197,9 @@ final class UnboundedAging {
 
     /**
      * Clears the slot's record of the object its owner last released to a stripe once that
-     * object is no longer idle where it was pushed (taken, or dropped by this cycle), and at
-     * the first cycle for an object dropped at its release ({@link PrivateSlot#recordDropped}):
-     * the record is a strong reference, and it must not keep an object the pool dropped reachable
+     * object is no longer idle where it was pushed (taken, or dropped by this cycle), and the
+     * record of an object dropped at its release ({@link PrivateSlot#recordDropped}) at once:
+     * each record is a strong reference, and it must not keep an object the pool dropped reachable
      * for as long as the thread lives (a megabyte buffer per request thread), nor one another
      * thread took and leaked, which leak detection could then never report. A racy write of
      * a field the owner writes: it may clear the owner's newer record instead, which only
@@ -207,10 +207,10 @@ final class UnboundedAging {
      */
     private static void forgetShared(PrivateSlot slot, Stripe[] stripes) {
         Object shared = slot.lastShared;
-        int stripe = slot.lastSharedStripe; // the owner's newer record may be a dropped one's
-        if (shared != null && (stripe < 0 || !stripes[stripe].holdsAt(slot.lastSharedIndex, shared))) {
+        if (shared != null && !stripes[slot.lastSharedStripe].holdsAt(slot.lastSharedIndex, shared)) {
             slot.lastShared = null;
         }
+        slot.lastDropped = null; // dropped: it is idle nowhere, and its owner's next release reopens the fast path
     }
 
     /** Ages each spare entry of a live owner's slot by its own put count, as the slot's object. */
@@ -272,7 +272,8 @@ final class UnboundedAging {
                 err = err != null ? err : e;
             }
         }
-        slot.lastShared = null; // the owner is dead: the record only pins an object
+        slot.lastShared = null; // the owner is dead: the records only pin objects
+        slot.lastDropped = null;
         p.registry.remove(slot);
         p.slots.forget(slot);
         p.slots.forgetRecent(slot);
@@ -306,6 +307,7 @@ final class UnboundedAging {
     static void sweepSlots(UnboundedPool<?> pool, Consumer<Object> dropper) {
         for (PrivateSlot slot : pool.registry) {
             slot.lastShared = null; // the stripes are drained: it only pins (see forgetShared)
+            slot.lastDropped = null;
             Object x = slot.peek();
             if (x != null && slot.takeFromOutside(x)) {
                 dropper.accept(x);

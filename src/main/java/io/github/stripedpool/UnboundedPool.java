@@ -221,6 +221,9 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         if (slot != null && x == slot.lastShared) {
             slot.lastShared = null; // this thread holds it again: releasing it is no longer double
         }
+        if (slot != null && x == slot.lastDropped) {
+            slot.lastDropped = null; // a factory that made a dropped object anew
+        }
         return sampler == null ? (T) x : sampling.acquired(slot, (T) x, false);
     }
 
@@ -267,8 +270,9 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
      * hook, then puts: plainly, or by compare-and-set followed by the closed check of the close
      * handshake when a destroy hook makes the slot {@link PrivateSlot#exact}. The slot is read
      * again after the hook, which may have re-entered the pool and filled it, or given the object
-     * itself back ({@link ReleaseChecks#givenBackInHooks}: one more compare); then the object goes
-     * where {@link #releaseOwn} sends it, or is refused there.
+     * itself back (to a stripe: {@code lastShared}; dropped: {@link PrivateSlot#recordDropped}
+     * closes the fast path, so {@code fastPut} changed); then the object goes where
+     * {@link #releaseOwn} sends it, or is refused there ({@link ReleaseChecks#givenBackInHooks}).
      */
     private void releaseFast(PrivateSlot s, T object, int f) {
         if (f != PrivateSlot.EXACT_PUT) {
@@ -280,11 +284,11 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
             }
         }
         if (f == PrivateSlot.RESET_PUT) {
-            if (s.item == null && object != s.lastShared) {
+            if (s.item == null && object != s.lastShared && s.fastPut == f) {
                 s.putPlain(object);
                 return;
             }
-        } else if ((f == PrivateSlot.EXACT_PUT || object != s.lastShared) && s.put(object)) {
+        } else if ((f == PrivateSlot.EXACT_PUT || object != s.lastShared && s.fastPut == f) && s.put(object)) {
             // Dekker with close(), as in releaseOwn.
             if (closed && s.takeFromOutside(object)) {
                 s.recordDropped(object);
@@ -330,6 +334,9 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         boolean tracked = sampler != null && sampling.releasedTracked(s, object);
         if (ReleaseChecks.twice(stripes, s, s.item, object)) {
             throw ReleaseChecks.givenBackTwice(name, "release", object, ReleaseChecks.SAME_THREAD_ONLY);
+        }
+        if (s.lastDropped != null) {
+            s.forgetDropped(); // this give-back is not the dropped one's second
         }
         if (reset == null || hooks.resetOrDrop(object, s, null)) {
             if (tracked) {
@@ -410,7 +417,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
                     s.recordDropped(x);
                     UserHooks.rethrowVmError(hooks.drop(x, s, null));
                 }
-                s.spareChecked();
+                s.spareHolesChecked();
                 return;
             }
         } else if (s.item != null && (s.spareHasRoom() || s.mayAskSpare() && permits.tryLend(s, epoch))) {

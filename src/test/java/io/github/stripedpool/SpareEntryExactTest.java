@@ -27,8 +27,7 @@ class SpareEntryExactTest extends SpareEntryTest {
     void theSlotIsExactAndItsSpareEntriesAreUsed() {
         try (UnboundedPool<Tracked> pool = pool("exact-spares")) {
             holdAndRelease(pool, MAGAZINE);
-            PrivateSlot s = pool.registry.stream().filter(x -> x.owner == Thread.currentThread())
-                    .findFirst().orElseThrow();
+            PrivateSlot s = callersSlot(pool);
             assertTrue(s.exact, "a destroy hook makes the slot exact");
             assertEquals(PrivateSlot.SPARES, s.spareTop, "every spare entry holds an object");
             assertEquals(0, idleInStripes(pool));

@@ -54,6 +54,11 @@ class SpareEntryTest {
         return held;
     }
 
+    /** The calling thread's slot in {@code pool}. */
+    static PrivateSlot callersSlot(UnboundedPool<?> pool) {
+        return pool.registry.stream().filter(x -> x.owner == Thread.currentThread()).findFirst().orElseThrow();
+    }
+
     static int idleInStripes(UnboundedPool<?> pool) {
         int n = 0;
         for (Stripe st : pool.stripes()) {
@@ -181,6 +186,32 @@ class SpareEntryTest {
             PoolStats s = pool.stats();
             assertEquals(1, s.idle(), s::toString);
             assertEquals(MAGAZINE - 1, s.dropped(), s::toString);
+            assertBalanced(pool);
+        }
+    }
+
+    /**
+     * Aging empties every spare entry of a thread that went back to one object at a time: its
+     * releases go back to the fast path, which full entries close. They stayed on the checked
+     * path for good, since only a take from a spare entry, which such a thread never makes again,
+     * saw the entries empty.
+     */
+    @Test
+    void aThreadBackToOneObjectAfterAgingEmptiedItsSpareEntriesReleasesOnTheFastPathAgain() {
+        try (UnboundedPool<Tracked> pool = pool("spare-emptied")) {
+            holdAndRelease(pool, MAGAZINE);
+            PrivateSlot s = callersSlot(pool);
+            assertEquals(PrivateSlot.NO_FAST_PUT, s.fastPut, "precondition: full entries close the fast path");
+            for (int cycle = 0; cycle < 3; cycle++) {
+                pool.release(pool.acquire()); // the slot's object only: the spare entries sit idle
+                forceAgingCycle(pool);
+            }
+            assertEquals(MAGAZINE - 1, pool.stats().dropped(), "precondition: aging emptied every entry");
+            pool.release(pool.acquire());
+            assertEquals(s.fastPutOnPermit, s.fastPut, "the release fast path stayed closed");
+            assertEquals(0, s.spareTop);
+            holdAndRelease(pool, 3); // the entries fill again
+            assertEquals(1 + 2, pool.stats().idle(), pool.stats()::toString);
             assertBalanced(pool);
         }
     }
