@@ -99,18 +99,18 @@ final class LeakSettings {
         if (v == null) {
             return DEFAULT_INTERVAL;
         }
-        int n;
+        long n;
         try {
-            n = Integer.parseInt(v.trim());
+            n = Long.parseLong(v.trim());
         } catch (NumberFormatException e) {
             n = 0;
         }
-        if (n < 1) {
+        if (n < 1 || n > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("system property " + INTERVAL_PROPERTY + "='" + v
-                    + "' is not a sampling interval: use a whole number, at least 1 (track one "
-                    + "acquisition in that many; default " + DEFAULT_INTERVAL + ")");
+                    + "' is not a sampling interval: use a whole number from 1 to " + Integer.MAX_VALUE
+                    + " (track one acquisition in that many; default " + DEFAULT_INTERVAL + ")");
         }
-        return n;
+        return (int) n;
     }
 
     static int checkInterval(int n) {

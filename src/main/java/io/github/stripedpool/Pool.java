@@ -48,12 +48,14 @@ import java.util.function.Supplier;
  * exact: nothing is lost or destroyed twice. A hook that closes its own pool makes the calls
  * that follow see a closed pool: the call that ran the hook finishes (an object it was
  * releasing is destroyed), and the next {@code acquire} throws {@link PoolClosedException}. A
- * hook that gives back the very object being released (a reset that "closes" it, and the
- * close releases it; a reset that finds it broken and invalidates it) gives it back twice: the
- * nested call does its work and the outer {@code release} throws {@link IllegalStateException}
- * (an unbounded pool), or the nested call throws it, which counts as the hook's failure, and
- * the object is destroyed (a bounded pool, {@code PARANOID}); either way the object is pooled or
- * destroyed once, and never handed out after its destroy. Two
+ * hook must not give back the very object it was called for (a reset that "closes" it, and the
+ * close releases it; a reset that finds it broken and invalidates it instead of throwing): that
+ * is a second give-back. A bounded pool and {@code PARANOID} refuse the nested call with
+ * {@link IllegalStateException}, which counts as the hook's failure (the object is destroyed
+ * once); an unbounded pool on a platform thread lets the nested call do its work and refuses the
+ * outer {@code release}, so the object is pooled or destroyed once. An unbounded pool below
+ * {@code PARANOID} does not see it on a virtual thread, nor when the hook then gives back
+ * another object too. Two
  * things are the caller's to avoid: a hook that calls, without end, the call that runs it (a
  * factory that acquires from its own empty pool recurses until {@link StackOverflowError}), and,
  * in a bounded pool, a hook that waits for an object while the thread already holds the last
@@ -171,7 +173,9 @@ public interface Pool<T> extends AutoCloseable {
      *         thread's private slot, or that the calling thread gave back last (released to the
      *         shared tier, or dropped: no room, refused, a failed reset, invalidated, a closed
      *         pool) and has not acquired since (the common bug: the same object released twice
-     *         in a row on one thread; its destroy hook then does not run a second time).
+     *         in a row on one thread; its destroy hook then does not run a second time). A
+     *         factory that hands out again, to another thread, an object this pool destroyed
+     *         has its release refused on the thread that gave it back last: make objects anew.
      *         Double releases across threads, on virtual threads, or of an object that went
      *         through other hands in between are not caught;
      *         {@link LeakDetection#PARANOID} catches every one made while the pool holds the

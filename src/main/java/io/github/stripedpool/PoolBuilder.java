@@ -220,7 +220,9 @@ public final class PoolBuilder<T> {
     public PoolBuilder<T> agingInterval(Duration interval) {
         Objects.requireNonNull(interval, "agingInterval is null: pass a Duration such as Duration.ofSeconds(1)");
         if (interval.isNegative()) {
-            throw new IllegalArgumentException("agingInterval must not be negative, got " + interval);
+            throw new IllegalArgumentException("agingInterval must not be negative, got " + interval
+                    + ": pass the period between aging cycles, such as Duration.ofSeconds(1), or "
+                    + "Duration.ZERO to age at every collection");
         }
         this.agingInterval = SettingChecks.saturated(interval);
         return this;
@@ -397,7 +399,9 @@ public final class PoolBuilder<T> {
     public PoolBuilder<T> acquireTimeout(Duration timeout) {
         Objects.requireNonNull(timeout, "acquireTimeout is null: pass a Duration such as Duration.ofSeconds(2)");
         if (timeout.isNegative()) {
-            throw new IllegalArgumentException("acquireTimeout must not be negative, got " + timeout);
+            throw new IllegalArgumentException("acquireTimeout must not be negative, got " + timeout
+                    + ": pass how long an acquire may wait, such as Duration.ofSeconds(2), or "
+                    + "Duration.ZERO not to wait at all");
         }
         this.acquireTimeout = SettingChecks.saturated(timeout);
         return this;
@@ -501,18 +505,18 @@ public final class PoolBuilder<T> {
      *         property's value is not valid (see the class comment)
      */
     public Pool<T> build() {
+        // Every check first: a build refused for its settings starts no thread, registers
+        // nothing and takes no generated name.
+        if (maxTotal > 0) {
+            checkBounded();
+        } else {
+            checkUnbounded();
+        }
         PoolSettings<T> s = settings(name != null ? name : "pool-" + UNNAMED.incrementAndGet());
         Background.prepare();
         Rehearsal.ensure(s.leaks); // the first pool of the JVM: see there
         FlightRecorderEvents.beforeBuild(); // before a worker of the pool can record an event
-        Pool<T> engine;
-        if (maxTotal > 0) {
-            checkBounded();
-            engine = BoundedPool.start(s);
-        } else {
-            checkUnbounded();
-            engine = new UnboundedPool<>(s);
-        }
+        Pool<T> engine = maxTotal > 0 ? BoundedPool.start(s) : new UnboundedPool<>(s);
         Pool<T> pool = s.leaks.wrap(engine);
         FlightRecorderEvents.register(pool, maxTotal > 0);
         return pool;
@@ -530,7 +534,8 @@ public final class PoolBuilder<T> {
     private void checkBounded() {
         if (minIdle > maxTotal) {
             throw new IllegalStateException("minIdle (" + minIdle + ") is above maxTotal ("
-                    + maxTotal + "): the pool can never keep more idle objects than it may hold");
+                    + maxTotal + "): the pool can never keep more idle objects than it may hold; "
+                    + "lower minIdle to at most " + maxTotal + ", or raise maxTotal");
         }
     }
 

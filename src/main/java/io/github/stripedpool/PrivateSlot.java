@@ -289,8 +289,20 @@ final class PrivateSlot extends PrivateSlotFields {
      * dropped object out again (unless a factory makes it anew: the acquire then forgets it).
      */
     void recordDropped(Object x) {
-        lastDropped = x;
+        java.lang.ref.WeakReference<Object> r;
+        try {
+            r = new java.lang.ref.WeakReference<>(x); // a drop allocates anyway: the next miss makes one
+        } catch (OutOfMemoryError e) {
+            r = null; // no record, rather than an object neither pooled nor destroyed
+        }
+        lastDropped = r;
         fastPut = NO_FAST_PUT;
+    }
+
+    /** Whether {@code x} is the object this thread gave back last and saw dropped. */
+    boolean droppedLast(Object x) {
+        java.lang.ref.WeakReference<Object> r = lastDropped;
+        return r != null && r.get() == x;
     }
 
     /** The checked release passed its checks: the give-back after a drop is not a second one. */
@@ -453,9 +465,11 @@ abstract class PrivateSlotFields extends PadHead {
      * The object this thread gave back last if the pool dropped it, until its next give-back:
      * a give-back of the same object then is a second one ({@link PrivateSlot#recordDropped}).
      * Kept apart from {@link #lastShared}, so that a drop never hides the record of the last
-     * push. Written by the owner; cleared by aging and close, so that it pins nothing for long.
+     * push, and weakly, so that it keeps nothing reachable (a dropped buffer of half the heap
+     * included) and nobody needs to clear it: it outlives close, whose releases consult it.
+     * Owner only.
      */
-    Object lastDropped;
+    java.lang.ref.WeakReference<Object> lastDropped;
     /** Owner-written counters. {@code privateHits} and {@code puts} are those of the fast path. */
     long privateHits, puts, sharedReleases, created, dropped, homeHits, stolenHits, victimHits,
             misses, hookFailures, invalidated, notRetained;

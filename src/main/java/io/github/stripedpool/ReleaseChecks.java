@@ -33,7 +33,7 @@ final class ReleaseChecks {
      * the stripe slot where this thread pushed it last.
      */
     static boolean twice(Stripe[] stripes, PrivateSlot s, Object cur, Object x) {
-        return cur == x || x == s.lastDropped || s.spareHolds(x) || x == s.lastShared && idle(stripes, s);
+        return cur == x || s.spareHolds(x) || x == s.lastShared && idle(stripes, s) || s.droppedLast(x);
     }
 
     /**
@@ -46,7 +46,7 @@ final class ReleaseChecks {
      * replaces that record and is not seen here.
      */
     static boolean givenBackInHooks(PrivateSlot s, Object x) {
-        return x == s.item || x == s.lastShared || x == s.lastDropped || s.spareHolds(x);
+        return x == s.item || x == s.lastShared || s.spareHolds(x) || s.droppedLast(x);
     }
 
     /**

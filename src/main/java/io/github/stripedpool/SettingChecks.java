@@ -18,8 +18,9 @@ final class SettingChecks {
             throw new IllegalArgumentException(
                     "name is blank: pass a short name that identifies the pool in logs");
         }
-        if (name.length() > PoolBuilder.MAX_NAME_LENGTH) {
-            throw new IllegalArgumentException("name is " + name.length() + " characters long, "
+        int length = name.codePointCount(0, name.length()); // characters, not UTF-16 units
+        if (length > PoolBuilder.MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException("name is " + length + " characters long, "
                     + "at most " + PoolBuilder.MAX_NAME_LENGTH + " are allowed: pass a short name that "
                     + "identifies the pool in logs");
         }
@@ -34,11 +35,33 @@ final class SettingChecks {
             }
             i += Character.charCount(c);
         }
+        if (isMark(name.codePointAt(0))) {
+            throw new IllegalArgumentException(String.format("name starts with the combining "
+                    + "mark U+%04X, which has no character to combine with and may print as "
+                    + "nothing: start with a letter or a digit", name.codePointAt(0)));
+        }
         return name;
+    }
+
+    /**
+     * Letters and symbols by their Unicode category that print as nothing: Hangul fillers and
+     * the blank Braille pattern, used to make names that look empty.
+     */
+    private static final int[] BLANK_LETTERS = {0x115F, 0x1160, 0x2800, 0x3164, 0xFFA0};
+
+    private static boolean isMark(int c) {
+        int t = Character.getType(c);
+        return t == Character.NON_SPACING_MARK || t == Character.ENCLOSING_MARK
+                || t == Character.COMBINING_SPACING_MARK;
     }
 
     /** Whether {@code c} shows as itself in a log line; see {@link PoolBuilder#name(String)}. */
     private static boolean printable(int c) {
+        for (int blank : BLANK_LETTERS) {
+            if (c == blank) {
+                return false;
+            }
+        }
         switch (Character.getType(c)) {
             case Character.CONTROL:
             case Character.FORMAT:

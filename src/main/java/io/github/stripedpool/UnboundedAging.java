@@ -197,9 +197,9 @@ final class UnboundedAging {
 
     /**
      * Clears the slot's record of the object its owner last released to a stripe once that
-     * object is no longer idle where it was pushed (taken, or dropped by this cycle), and the
-     * record of an object dropped at its release ({@link PrivateSlot#recordDropped}) at once:
-     * each record is a strong reference, and it must not keep an object the pool dropped reachable
+     * object is no longer idle where it was pushed (taken, or dropped by this cycle): the
+     * record is a strong reference (the one of an object dropped at its release is weak, and
+     * stays: {@link PrivateSlotFields#lastDropped}), and it must not keep an object the pool dropped reachable
      * for as long as the thread lives (a megabyte buffer per request thread), nor one another
      * thread took and leaked, which leak detection could then never report. A racy write of
      * a field the owner writes: it may clear the owner's newer record instead, which only
@@ -210,7 +210,6 @@ final class UnboundedAging {
         if (shared != null && !stripes[slot.lastSharedStripe].holdsAt(slot.lastSharedIndex, shared)) {
             slot.lastShared = null;
         }
-        slot.lastDropped = null; // dropped: it is idle nowhere, and its owner's next release reopens the fast path
     }
 
     /** Ages each spare entry of a live owner's slot by its own put count, as the slot's object. */
@@ -307,7 +306,6 @@ final class UnboundedAging {
     static void sweepSlots(UnboundedPool<?> pool, Consumer<Object> dropper) {
         for (PrivateSlot slot : pool.registry) {
             slot.lastShared = null; // the stripes are drained: it only pins (see forgetShared)
-            slot.lastDropped = null;
             Object x = slot.peek();
             if (x != null && slot.takeFromOutside(x)) {
                 dropper.accept(x);

@@ -221,7 +221,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         if (slot != null && x == slot.lastShared) {
             slot.lastShared = null; // this thread holds it again: releasing it is no longer double
         }
-        if (slot != null && x == slot.lastDropped) {
+        if (slot != null && slot.lastDropped != null && slot.droppedLast(x)) {
             slot.lastDropped = null; // a factory that made a dropped object anew
         }
         return sampler == null ? (T) x : sampling.acquired(slot, (T) x, false);
@@ -316,7 +316,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
             s = closed || Threads.VIRTUAL_THREADS && Threads.isVirtual(t) ? null : ownSlot(t);
         }
         if (s != null ? ReleaseChecks.twice(stripes, s, s.item, object)
-                : closed && closedGiveBacks.again(object)) {
+                : closed && givenBackAroundClose(object)) {
             throw ReleaseChecks.givenBackTwice(name, "invalidate", object, ReleaseChecks.SAME_THREAD_ONLY);
         }
         hooks.invalidated(object, s, poolCounts);
@@ -358,7 +358,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         if (sampler != null && !sampler.nothingTracked()) {
             sampler.releasedSampled(object, "release");
         }
-        if (closed && closedGiveBacks.again(object)) { // its destroy hook must not run twice
+        if (closed && givenBackAroundClose(object)) { // its destroy hook must not run twice
             throw ReleaseChecks.givenBackTwice(name, "release", object, ReleaseChecks.SAME_THREAD_ONLY);
         }
         if (virtual) {
@@ -369,6 +369,16 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         if (reset == null || hooks.resetOrDrop(object, null, poolCounts)) {
             UserHooks.rethrowVmError(hooks.drop(object, null, poolCounts));
         }
+    }
+
+    /**
+     * After close, where the thread's slot is no longer in the table: whether the calling thread
+     * gave {@code x} back last, and it was dropped, before close (its slot's record, found through
+     * the slot's {@code ThreadLocal}) or since (recorded here).
+     */
+    private boolean givenBackAroundClose(Object x) {
+        PrivateSlot own = slots.fallback();
+        return own != null && own.droppedLast(x) || closedGiveBacks.again(x);
     }
 
     /** A virtual thread's release: to its stripe, counted there (it has no private slot). */

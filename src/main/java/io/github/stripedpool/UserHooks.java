@@ -216,6 +216,16 @@ final class UserHooks<T> {
      * {@link VirtualMachineError} of either hook is rethrown last.
      */
     private void dropOnRelease(Object x, PrivateSlot slot, long[] shared, Throwable failure) {
+        if (slot != null && ReleaseChecks.givenBackInHooks(slot, x) && !(failure instanceof VirtualMachineError)) {
+            // The hook gave x back itself (a release or invalidate of its own object), and that
+            // nested call pooled or destroyed it: dropping it now would destroy it again.
+            IllegalStateException twice = ReleaseChecks.givenBackTwice(name, "release", x,
+                    ReleaseChecks.SAME_THREAD_ONLY);
+            if (failure != REFUSED) {
+                twice.addSuppressed(failure);
+            }
+            throw twice;
+        }
         if (slot != null) {
             slot.sharedReleases++; // a release all the same; the shared paths counted theirs
             slot.recordDropped(x); // before the hook: a second release of x is a double one

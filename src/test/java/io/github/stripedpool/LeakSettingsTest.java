@@ -105,7 +105,7 @@ class LeakSettingsTest {
         for (String v : new String[] {"0", "-3", "often"}) {
             System.setProperty(INTERVAL, v);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> builder().build());
-            assertTrue(e.getMessage().contains(INTERVAL) && e.getMessage().contains("at least 1"),
+            assertTrue(e.getMessage().contains(INTERVAL) && e.getMessage().contains("a whole number from 1 to "),
                     e.getMessage());
         }
     }

@@ -56,12 +56,7 @@ class NestedSelfGiveBackTest {
         UnboundedPool<Tracked> pool = engine(b, "self-release-" + mode);
         ref.set(pool);
         Tracked x = pool.acquire();
-        Throwable thrown = null;
-        try {
-            pool.release(x);
-        } catch (IllegalStateException e) {
-            thrown = e;
-        }
+        Throwable thrown = NestedSelfGiveBackTest.releaseCatching(pool, x);
         armed.set(false); // the releases below are plain ones
         int idle = UnboundedStats.countIdle(pool);
         Tracked a = pool.acquire();
@@ -89,14 +84,7 @@ class NestedSelfGiveBackTest {
     void aResetHookThatInvalidatesItsObjectGetsItPooledAfterItsDestroy(int withSpareInUse) {
         Tracked.Factory objects = new Tracked.Factory();
         AtomicReference<Pool<Tracked>> ref = new AtomicReference<>();
-        UnboundedPool<Tracked> pool = engine(Pool.builder(objects::create).agingInterval(MANUAL_AGING)
-                .reset(x -> {
-                    if ("broken".equals(x.payload)) {
-                        x.payload = null;
-                        ref.get().invalidate(x);
-                    }
-                })
-                .destroy(objects::destroy), "reset-invalidates-" + withSpareInUse);
+        UnboundedPool<Tracked> pool = engine(invalidatingBroken(objects, ref, false), "reset-invalidates-" + withSpareInUse);
         ref.set(pool);
         Tracked other = withSpareInUse == 1 ? pool.acquire() : null;
         Tracked x = pool.acquire();
@@ -104,12 +92,7 @@ class NestedSelfGiveBackTest {
             pool.release(other); // the slot's own entry is full: x goes the checked path to a spare entry
         }
         x.payload = "broken";
-        Throwable thrown = null;
-        try {
-            pool.release(x);
-        } catch (RuntimeException e) {
-            thrown = e;
-        }
+        Throwable thrown = NestedSelfGiveBackTest.releaseCatching(pool, x);
         assertTrue(thrown instanceof IllegalStateException, "the outer release was not refused: " + thrown);
         assertEquals(1, x.destroys.get(), "invalidated once");
         int idle = UnboundedStats.countIdle(pool);
@@ -120,5 +103,33 @@ class NestedSelfGiveBackTest {
                 + " (destroys " + c.destroys.get() + "); " + pool.stats();
         assertEquals(0, a.destroys.get(), "handed out after its destroy: " + state);
         assertEquals(0, c.destroys.get(), "handed out after its destroy: " + state);
+    }
+
+    /** Releases {@code x} and returns what the release threw, or null. */
+    static Throwable releaseCatching(Pool<Tracked> pool, Tracked x) {
+        try {
+            pool.release(x);
+            return null;
+        } catch (RuntimeException e) {
+            return e;
+        }
+    }
+
+    /**
+     * A builder whose reset invalidates an object whose payload says "broken" (the object keeps
+     * saying so), then throws if {@code thenThrow}; with a destroy hook. {@code ref} is the pool.
+     */
+    static PoolBuilder<Tracked> invalidatingBroken(Tracked.Factory objects, AtomicReference<Pool<Tracked>> ref,
+            boolean thenThrow) {
+        return Pool.builder(objects::create).agingInterval(MANUAL_AGING)
+                .reset(x -> {
+                    if ("broken".equals(x.payload)) {
+                        ref.get().invalidate(x);
+                        if (thenThrow) {
+                            throw new IllegalStateException("broken (expected by the test)");
+                        }
+                    }
+                })
+                .destroy(objects::destroy);
     }
 }
