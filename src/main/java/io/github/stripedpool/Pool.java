@@ -68,7 +68,10 @@ import java.util.function.Supplier;
  * <h2>Misuse the pool catches</h2>
  * <ul>
  *   <li>Every pool: {@code release(null)}, and the same object released twice in a row on one
- *       thread ({@link IllegalStateException}).</li>
+ *       thread ({@link IllegalStateException}); in an unbounded pool without leak detection, while
+ *       the pool still holds a trace of the first release: the object still idle where that
+ *       thread put it, or dropped by that release (see {@link #release}). One that aging or
+ *       {@code close()} destroyed in between leaves none.</li>
  *   <li>A bounded pool: every double release or invalidation ({@link IllegalStateException}
  *       while the pool still holds the object; {@link IllegalArgumentException} once the first
  *       call destroyed it, since the pool then holds no trace of it), and an object it did not

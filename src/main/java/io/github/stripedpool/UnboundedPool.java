@@ -291,8 +291,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
         } else if ((f == PrivateSlot.EXACT_PUT || object != s.lastShared && s.fastPut == f) && s.put(object)) {
             // Dekker with close(), as in releaseOwn.
             if (closed && s.takeFromOutside(object)) {
-                s.recordDropped(object);
-                UserHooks.rethrowVmError(hooks.drop(object, s, null));
+                UserHooks.rethrowVmError(hooks.dropGivenBack(object, s));
             }
             return;
         }
@@ -424,8 +423,7 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
                 // Dekker with close(): put (a CAS in exact mode) then read the flag; close writes
                 // the flag then reads the slot. One of the two sees the other.
                 if (s.exact && closed && s.takeFromOutside(x)) {
-                    s.recordDropped(x);
-                    UserHooks.rethrowVmError(hooks.drop(x, s, null));
+                    UserHooks.rethrowVmError(hooks.dropGivenBack(x, s));
                 }
                 s.spareHolesChecked();
                 return;
@@ -434,16 +432,14 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
             int i = s.putSpare(x); // like a put: see PrivateSlotFields#spares
             // Dekker with close(), as above: putSpare's volatile write, then the flag.
             if (s.exact && closed && s.takeSpareFromOutside(i, x)) {
-                s.recordDropped(x);
-                UserHooks.rethrowVmError(hooks.drop(x, s, null));
+                UserHooks.rethrowVmError(hooks.dropGivenBack(x, s));
             }
             return;
         }
         s.sharedReleases++;
         long at = pushAt(x, s.home, epoch);
         if (at < 0) {
-            s.recordDropped(x); // every stripe full (maxIdle), or the pool closed
-            UserHooks.rethrowVmError(hooks.drop(x, s, null));
+            UserHooks.rethrowVmError(hooks.dropGivenBack(x, s)); // every stripe full (maxIdle), or the pool closed
             return;
         }
         s.lastShared = x;

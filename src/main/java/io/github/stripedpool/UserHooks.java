@@ -228,9 +228,8 @@ final class UserHooks<T> {
         }
         if (slot != null) {
             slot.sharedReleases++; // a release all the same; the shared paths counted theirs
-            slot.recordDropped(x); // before the hook: a second release of x is a double one
         }
-        Throwable d = drop(x, slot, shared);
+        Throwable d = slot != null ? dropGivenBack(x, slot) : drop(x, slot, shared);
         if (failure instanceof VirtualMachineError) {
             throw (VirtualMachineError) failure;
         }
@@ -238,16 +237,29 @@ final class UserHooks<T> {
     }
 
     /**
+     * {@link #drop} of an object the owner of {@code slot} gave back, recorded there as its last
+     * give-back ({@link PrivateSlot#recordDropped}): before the destroy hook, which may give it
+     * back again, and again after it if a give-back nested in the hook replaced the record (a
+     * destroy hook that releases a part the object held), so that a give-back of it next is
+     * refused and it is never destroyed twice.
+     */
+    Throwable dropGivenBack(Object x, PrivateSlot slot) {
+        slot.recordDropped(x);
+        Throwable d = drop(x, slot, null);
+        if (!slot.droppedLast(x)) {
+            slot.recordDropped(x);
+        }
+        return d;
+    }
+
+    /**
      * Destroys an object its borrower gave back with {@link Pool#invalidate}, counted as a
      * release, and rethrows a {@link VirtualMachineError} of the destroy hook after counting.
      */
     void invalidated(Object x, PrivateSlot slot, long[] shared) {
-        if (slot != null) {
-            slot.recordDropped(x); // the caller's own slot: a give-back of x after this is a second one
-        }
         count(slot, shared, Counts.RELEASED);
         count(slot, shared, Counts.INVALIDATED);
-        rethrowVmError(drop(x, slot, shared));
+        rethrowVmError(slot != null ? dropGivenBack(x, slot) : drop(x, slot, shared));
     }
 
     // ---------------------------------------------------------------- failures and counts
