@@ -512,6 +512,7 @@ public final class PoolBuilder<T> {
         } else {
             checkUnbounded();
         }
+        LeakSettings.resolve(leakDetection, leakSamplingInterval, onLeak); // a bad property, before a name is taken
         PoolSettings<T> s = settings(name != null ? name : "pool-" + UNNAMED.incrementAndGet());
         Background.prepare();
         Rehearsal.ensure(s.leaks); // the first pool of the JVM: see there

@@ -223,6 +223,8 @@ final class UserHooks<T> {
                     ReleaseChecks.SAME_THREAD_ONLY);
             if (failure != REFUSED) {
                 twice.addSuppressed(failure);
+            } else {
+                slot.notRetained--; // counted by resetFailure, but this call destroys nothing
             }
             throw twice;
         }
