@@ -29,7 +29,7 @@ final class OutOfMemory {
     /** Reads every {@code *.log} in {@code dir}. */
     static OutOfMemory read(Path dir) throws IOException {
         List<Path> logs;
-        try (Stream<Path> s = Files.list(dir)) {
+        try (Stream<Path> s = Files.walk(dir, 2)) { // a full run keeps each section's in a directory
             logs = s.filter(p -> p.toString().endsWith(".log")).sorted().collect(Collectors.toList());
         }
         Set<String> failed = new HashSet<>();

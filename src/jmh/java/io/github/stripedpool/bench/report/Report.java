@@ -34,11 +34,14 @@ public final class Report {
     private final String mode;
     private final String note;
     private final Runs runs;
+    /** When and from which commit each section of a full run came; empty otherwise. */
+    private final SectionStamps stamps;
 
-    private Report(String mode, String note, Runs runs) {
+    private Report(String mode, String note, Runs runs, SectionStamps stamps) {
         this.mode = mode;
         this.note = note;
         this.runs = runs;
+        this.stamps = stamps;
     }
 
     public static void main(String[] args) throws IOException {
@@ -53,7 +56,8 @@ public final class Report {
             System.err.println("no JMH results in " + results);
             System.exit(1);
         }
-        Report report = new Report(args[0], args.length > 3 ? args[3] : "", new Runs(all, OutOfMemory.read(results)));
+        Report report = new Report(args[0], args.length > 3 ? args[3] : "", new Runs(all, OutOfMemory.read(results)),
+                SectionStamps.read(results));
         List<Goals.Goal> goals = Goals.of(report.runs);
         Verdict verdict = new Verdict(report.runs, goals);
         Page page = report.page(goals, verdict);
@@ -76,11 +80,15 @@ public final class Report {
         System.out.println("Full report (every table, the goals, " + page.charts.size() + " charts): " + md);
     }
 
+    /**
+     * The JMH results of a run: the JSON files in {@code dir}, and in its subdirectories, where a
+     * full run keeps each section's.
+     */
     @SuppressWarnings("unchecked")
     static List<Run> load(Path dir) throws IOException {
         List<Run> runs = new ArrayList<>();
         List<Path> files;
-        try (Stream<Path> s = Files.list(dir)) {
+        try (Stream<Path> s = Files.walk(dir, 2)) {
             files = s.filter(p -> p.toString().endsWith(".json")).sorted().collect(Collectors.toList());
         }
         for (Path f : files) {
@@ -128,7 +136,7 @@ public final class Report {
         String kind;
         switch (mode) {
             case "quick":
-                kind = "**Quick run** (`./bench/run quick`, about 15 minutes on 2 cores) on a " + cores + " machine: "
+                kind = "**Quick run** (`./bench/run quick`, about 25 minutes on 2 cores) on a " + cores + " machine: "
                         + "one fork per benchmark (two for the one-thread cycle and the objects held "
                         + "several at a time, whose forks differ most), short iterations, a subset of "
                         + "the parameters. "
@@ -137,7 +145,7 @@ public final class Report {
                 break;
             case "full":
                 kind = "**Full run** (`./bench/run full`) on a " + cores + " machine: every scenario "
-                        + "and parameter.";
+                        + "and parameter." + (stamps.isEmpty() ? "" : " " + stamps.sentence());
                 break;
             default:
                 kind = "**" + mode + " run** (`./bench/run " + mode + "`) on a " + cores + " machine: "
@@ -206,7 +214,10 @@ public final class Report {
             rows.add(List.of(name, String.join("<br>", flags.get(name)), String.join("<br>", settings.get(name))));
         }
         page.textTable(List.of("benchmark", "JVM flags", "JMH settings"), rows);
-        page.add("Regenerate this page: `./bench/run full` (about 2.5 hours). `./bench/run quick` "
+        page.add("Regenerate this page: `./bench/run full` (about 2.5 hours), or in several sittings, "
+                + "section by section (`./bench/run full list` names them, `./bench/run full SECTION...` "
+                + "runs some, `./bench/run full resume` the ones without results; the page is rewritten "
+                + "once every section has results). `./bench/run quick` "
                 + "(about 25 minutes on 2 cores) ends with the verdict and writes its report under "
                 + "`target-jmh/bench-results/quick/docs/`; JMH's JSON is kept under "
                 + "`target-jmh/bench-results/`. One benchmark by hand: "
