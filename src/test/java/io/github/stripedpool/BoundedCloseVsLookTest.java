@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -87,58 +86,33 @@ class BoundedCloseVsLookTest {
     @Test
     void aWaiterThatReadsThePoolClosedBeforeItsLookLeavesTheIdleObjectsToClose() throws Exception {
         WaitHooks.install();
-        AtomicInteger destroys = new AtomicInteger();
-        CountDownLatch closeStalled = new CountDownLatch(1);
-        CountDownLatch letCloseGo = new CountDownLatch(1);
-        AtomicReference<Throwable> waiterEnded = new AtomicReference<>();
-        // No starving mode in this test (a threshold of an hour): every release makes its object
-        // idle and wakes the waiter, and the waiter's looks are the only way it takes one.
-        BoundedPool<Object> pool = BoundedPool.start(Pool.builder(Object::new).maxTotal(3)
-                .destroy(x -> {
-                    if (destroys.incrementAndGet() == 1) { // close's first destroy: stall it
-                        closeStalled.countDown();
-                        WaitHooks.await(letCloseGo);
-                    }
-                })
-                .settings("closed-before-look"), TimeUnit.HOURS.toNanos(1));
+        StalledClose c = new StalledClose("closed-before-look");
+        BoundedPool<Object> pool = c.pool;
+        AtomicReference<Object> waiterEnded = new AtomicReference<>();
         Object p = pool.acquire();
         Object q = pool.acquire();
         Object held = pool.acquire();
-        Thread w = new Thread(() -> {
-            try {
-                Object got = pool.acquire(Duration.ofSeconds(30));
-                waiterEnded.set(new AssertionError("the waiter got an object of a closed pool: " + got));
-            } catch (Throwable t) {
-                waiterEnded.set(t);
-            }
-        }, "waiter");
+        Thread w = c.waiter(waiterEnded);
         WaitHooks.Gate[] gates = WaitHooks.queueAndPark(w, "open", "reserved"); // all three are held
         WaitHooks.Gate open = gates[0];
         WaitHooks.Gate reserved = gates[1];
         pool.release(p); // idle; wakes the waiter, which stops before its next look
         assertTrue(open.arrived.await(20, TimeUnit.SECONDS), "the waiter was not woken");
         pool.release(q); // idle too
-        AtomicInteger atReturn = new AtomicInteger(-1);
-        Thread closer = new Thread(() -> {
-            pool.close();
-            atReturn.set(destroys.get());
-        }, "closer");
-        closer.start();
-        assertTrue(closeStalled.await(20, TimeUnit.SECONDS), "close destroyed nothing");
+        c.closeUntilFirstDestroy();
         // Closed: the flag is set, the waiter woken as closed, one idle object being destroyed,
         // the other not swept yet. The waiter now reads the flag before its look.
         open.open();
         WaitHooks.awaitArrivalOrEnd(reserved, w);
-        letCloseGo.countDown();
-        closer.join(20_000);
+        c.finishClose();
         reserved.open();
         w.join(20_000);
 
-        assertEquals(2, atReturn.get(), "close() returned before destroying both objects idle when it was "
+        assertEquals(2, c.atReturn.get(), "close() returned before destroying both objects idle when it was "
                 + "called (a look after the pool was closed hid one from its sweep)");
-        assertInstanceOf(PoolClosedException.class, waiterEnded.get());
+        assertInstanceOf(PoolClosedException.class, waiterEnded.get(), "the waiter got an object of a closed pool");
         pool.release(held);
-        assertEquals(3, destroys.get(), "every object destroyed once");
+        assertEquals(3, c.destroys.get(), "every object destroyed once");
         assertEquals(0, pool.stats().idle());
     }
 }

@@ -3,6 +3,7 @@ package io.github.stripedpool;
 import static io.github.stripedpool.PoolAssertions.MANUAL_AGING;
 import static io.github.stripedpool.PoolAssertions.engine;
 import static io.github.stripedpool.PoolAssertions.forceAgingCycle;
+import static io.github.stripedpool.PoolAssertions.releaseCatching;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -58,15 +59,5 @@ class DropRecordAcrossCloseTest {
         forceAgingCycle(pool);
         Throwable t = releaseCatching(pool, x);
         assertEquals(1, destroyed.get(), "destroy hook count; second release threw " + t + "; " + pool.stats());
-    }
-
-    /** Releases {@code x} and returns what the release threw, or null. */
-    private static Throwable releaseCatching(Pool<Object> pool, Object x) {
-        try {
-            pool.release(x);
-            return null;
-        } catch (RuntimeException e) {
-            return e;
-        }
     }
 }

@@ -2,6 +2,7 @@ package io.github.stripedpool;
 
 import static io.github.stripedpool.PoolAssertions.MANUAL_AGING;
 import static io.github.stripedpool.PoolAssertions.engine;
+import static io.github.stripedpool.PoolAssertions.releaseCatching;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,94 +29,79 @@ class NestedGiveBackThenDropTest {
     void aResetThatInvalidatesItsObjectThenRefusesIt(boolean resetThrows) {
         Tracked.Factory objects = new Tracked.Factory();
         AtomicReference<Pool<Tracked>> ref = new AtomicReference<>();
-        PoolBuilder<Tracked> b = NestedSelfGiveBackTest.invalidatingBroken(objects, ref, resetThrows);
+        PoolBuilder<Tracked> b = SelfGiveBack.invalidatingBroken(objects, ref, resetThrows);
         UnboundedPool<Tracked> pool = engine(resetThrows ? b : b.retainIf(x -> !"broken".equals(x.payload)),
                 "reset-invalidates-then-refuses");
         ref.set(pool);
         Tracked x = pool.acquire();
         x.payload = "broken";
-        Throwable thrown = NestedSelfGiveBackTest.releaseCatching(pool, x);
+        Throwable thrown = releaseCatching(pool, x);
         assertEquals(1, x.destroys.get(), "destroy hook runs on x: thrown=" + thrown + ", " + pool.stats());
         assertTrue(thrown instanceof IllegalStateException, "the outer release was not refused: " + thrown);
     }
 
     /**
      * A reset that "closes" its object, the close returning it to the pool (pooled by the nested
-     * release), and then a retainIf that refuses it: the outer release destroys an object that is
-     * idle in the pool, and the next acquire hands out the destroyed object.
+     * release), and then a retainIf that refuses it: the outer release destroyed an object that
+     * was idle in the pool, and the next acquire handed out the destroyed object.
      */
     @Test
     void resetReleasesItsObject_thenRetainIfRefuses_destroyedObjectHandedOut() {
         Tracked.Factory objects = new Tracked.Factory();
-        AtomicReference<Pool<Tracked>> ref = new AtomicReference<>();
-        ThreadLocal<Boolean> inHook = ThreadLocal.withInitial(() -> false);
+        SelfGiveBack back = new SelfGiveBack();
         UnboundedPool<Tracked> pool = engine(Pool.builder(objects::create).agingInterval(MANUAL_AGING)
                 .reset(x -> {
-                    if (!inHook.get() && "closeMe".equals(x.payload)) {
-                        inHook.set(true);
-                        try {
-                            ref.get().release(x); // x.close() returns itself to its pool
-                        } finally {
-                            inHook.set(false);
-                        }
+                    if ("closeMe".equals(x.payload)) {
+                        back.release(x); // x.close() returns itself to its pool
                     }
                 })
-                .retainIf(x -> !"closeMe".equals(x.payload) || inHook.get())
+                .retainIf(x -> !"closeMe".equals(x.payload) || back.nested())
                 .destroy(objects::destroy), "reset-releases-retain-refuses");
-        ref.set(pool);
+        back.pool.set(pool);
         Tracked x = pool.acquire();
-        x.payload = "closeMe";
-        Throwable thrown = NestedSelfGiveBackTest.releaseCatching(pool, x);
-        x.payload = null;
-        int idle = UnboundedStats.countIdle(pool);
-        Tracked a = pool.acquire();
-        String state = "thrown=" + thrown + ", x destroys=" + x.destroys.get() + ", idle=" + idle
-                + ", acquired " + a + " (destroys " + a.destroys.get() + "); " + pool.stats();
-        assertTrue(!(x.destroys.get() > 0 && idle > 0), "x destroyed yet idle: " + state);
-        assertEquals(0, a.destroys.get(), "handed out after its destroy: " + state);
+        assertNothingDestroyedHandedOut(pool, x);
     }
 
     /**
      * The same on the release fast path (reset + destroy, no retainIf): the reset releases its
-     * object (pooled by the nested release) and then throws: resetFailed drops it with no check.
+     * object (pooled by the nested release) and then throws, and the failed reset dropped it with
+     * no check.
      */
     @Test
     void resetReleasesItsObjectThenThrows_fastPath_destroyedObjectHandedOut() {
         Tracked.Factory objects = new Tracked.Factory();
-        AtomicReference<Pool<Tracked>> ref = new AtomicReference<>();
-        ThreadLocal<Boolean> inHook = ThreadLocal.withInitial(() -> false);
+        SelfGiveBack back = new SelfGiveBack();
         UnboundedPool<Tracked> pool = engine(Pool.builder(objects::create).agingInterval(MANUAL_AGING)
                 .reset(x -> {
-                    if (!inHook.get() && "closeMe".equals(x.payload)) {
-                        inHook.set(true);
-                        try {
-                            ref.get().release(x);
-                        } finally {
-                            inHook.set(false);
-                        }
+                    if ("closeMe".equals(x.payload) && back.release(x)) {
                         throw new IllegalStateException("close failed (expected by the test)");
                     }
                 })
                 .destroy(objects::destroy), "reset-releases-throws");
-        ref.set(pool);
+        back.pool.set(pool);
         Tracked warm = pool.acquire();
         pool.release(warm); // the thread holds a permit: fast path open
         warm = pool.acquire();
         Tracked x = pool.acquire();
         pool.release(warm);
         warm = pool.acquire(); // slot empty again, x held
-        Throwable thrown = null;
+        assertNothingDestroyedHandedOut(pool, x);
+    }
+
+    /**
+     * Releases {@code x} marked "closeMe", whose hooks give it back and then drop it; then checks
+     * that it is not both destroyed and idle, and that the next acquire hands out no destroyed
+     * object.
+     */
+    private static void assertNothingDestroyedHandedOut(UnboundedPool<Tracked> pool, Tracked x) {
         x.payload = "closeMe";
-        try {
-            pool.release(x);
-        } catch (RuntimeException e) {
-            thrown = e;
-        }
+        Throwable thrown = releaseCatching(pool, x);
         x.payload = null;
         int idle = UnboundedStats.countIdle(pool);
         Tracked a = pool.acquire();
         String state = "thrown=" + thrown + ", x destroys=" + x.destroys.get() + ", idle=" + idle
                 + ", acquired " + a + " (destroys " + a.destroys.get() + "); " + pool.stats();
+        assertTrue(!(x.destroys.get() > 0 && idle > 0), "x destroyed yet idle: " + state);
         assertEquals(0, a.destroys.get(), "handed out after its destroy: " + state);
     }
 }

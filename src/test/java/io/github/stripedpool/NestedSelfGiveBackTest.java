@@ -2,11 +2,11 @@ package io.github.stripedpool;
 
 import static io.github.stripedpool.PoolAssertions.MANUAL_AGING;
 import static io.github.stripedpool.PoolAssertions.engine;
+import static io.github.stripedpool.PoolAssertions.releaseCatching;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,19 +29,8 @@ class NestedSelfGiveBackTest {
     @ValueSource(ints = {0, 1, 2})
     void aHookThatReleasesItsOwnObjectLeavesItIdleTwice(int mode) {
         Tracked.Factory objects = new Tracked.Factory();
-        AtomicReference<Pool<Tracked>> ref = new AtomicReference<>();
-        ThreadLocal<Boolean> inHook = ThreadLocal.withInitial(() -> false);
-        AtomicBoolean armed = new AtomicBoolean(true);
-        Consumer<Tracked> selfRelease = x -> {
-            if (armed.get() && !inHook.get()) {
-                inHook.set(true);
-                try {
-                    ref.get().release(x); // "x.close()" returning itself to its pool
-                } finally {
-                    inHook.set(false);
-                }
-            }
-        };
+        SelfGiveBack back = new SelfGiveBack();
+        Consumer<Tracked> selfRelease = back::release; // "x.close()" returning itself to its pool
         PoolBuilder<Tracked> b = Pool.builder(objects::create).agingInterval(MANUAL_AGING);
         if (mode == 0) {
             b.reset(selfRelease);
@@ -54,10 +43,10 @@ class NestedSelfGiveBackTest {
             }).destroy(objects::destroy);
         }
         UnboundedPool<Tracked> pool = engine(b, "self-release-" + mode);
-        ref.set(pool);
+        back.pool.set(pool);
         Tracked x = pool.acquire();
-        Throwable thrown = NestedSelfGiveBackTest.releaseCatching(pool, x);
-        armed.set(false); // the releases below are plain ones
+        Throwable thrown = releaseCatching(pool, x);
+        back.disarm(); // the releases below are plain ones
         int idle = UnboundedStats.countIdle(pool);
         Tracked a = pool.acquire();
         Tracked c = pool.acquire();
@@ -84,7 +73,7 @@ class NestedSelfGiveBackTest {
     void aResetHookThatInvalidatesItsObjectGetsItPooledAfterItsDestroy(int withSpareInUse) {
         Tracked.Factory objects = new Tracked.Factory();
         AtomicReference<Pool<Tracked>> ref = new AtomicReference<>();
-        UnboundedPool<Tracked> pool = engine(invalidatingBroken(objects, ref, false), "reset-invalidates-" + withSpareInUse);
+        UnboundedPool<Tracked> pool = engine(SelfGiveBack.invalidatingBroken(objects, ref, false), "reset-invalidates-" + withSpareInUse);
         ref.set(pool);
         Tracked other = withSpareInUse == 1 ? pool.acquire() : null;
         Tracked x = pool.acquire();
@@ -92,7 +81,7 @@ class NestedSelfGiveBackTest {
             pool.release(other); // the slot's own entry is full: x goes the checked path to a spare entry
         }
         x.payload = "broken";
-        Throwable thrown = NestedSelfGiveBackTest.releaseCatching(pool, x);
+        Throwable thrown = releaseCatching(pool, x);
         assertTrue(thrown instanceof IllegalStateException, "the outer release was not refused: " + thrown);
         assertEquals(1, x.destroys.get(), "invalidated once");
         int idle = UnboundedStats.countIdle(pool);
@@ -103,33 +92,5 @@ class NestedSelfGiveBackTest {
                 + " (destroys " + c.destroys.get() + "); " + pool.stats();
         assertEquals(0, a.destroys.get(), "handed out after its destroy: " + state);
         assertEquals(0, c.destroys.get(), "handed out after its destroy: " + state);
-    }
-
-    /** Releases {@code x} and returns what the release threw, or null. */
-    static Throwable releaseCatching(Pool<Tracked> pool, Tracked x) {
-        try {
-            pool.release(x);
-            return null;
-        } catch (RuntimeException e) {
-            return e;
-        }
-    }
-
-    /**
-     * A builder whose reset invalidates an object whose payload says "broken" (the object keeps
-     * saying so), then throws if {@code thenThrow}; with a destroy hook. {@code ref} is the pool.
-     */
-    static PoolBuilder<Tracked> invalidatingBroken(Tracked.Factory objects, AtomicReference<Pool<Tracked>> ref,
-            boolean thenThrow) {
-        return Pool.builder(objects::create).agingInterval(MANUAL_AGING)
-                .reset(x -> {
-                    if ("broken".equals(x.payload)) {
-                        ref.get().invalidate(x);
-                        if (thenThrow) {
-                            throw new IllegalStateException("broken (expected by the test)");
-                        }
-                    }
-                })
-                .destroy(objects::destroy);
     }
 }

@@ -42,6 +42,16 @@ final class PoolAssertions {
         return new UnboundedPool<>(builder.settings(name));
     }
 
+    /** Releases {@code x} and returns what the release threw, or null. */
+    static <T> Throwable releaseCatching(Pool<T> pool, T x) {
+        try {
+            pool.release(x);
+            return null;
+        } catch (RuntimeException e) {
+            return e;
+        }
+    }
+
     /** The accounting invariant of a quiescent pool. */
     static PoolStats assertBalanced(Pool<?> pool) {
         PoolStats s = pool.stats();

@@ -2,11 +2,10 @@ package io.github.stripedpool;
 
 import static io.github.stripedpool.PoolAssertions.MANUAL_AGING;
 import static io.github.stripedpool.PoolAssertions.engine;
+import static io.github.stripedpool.PoolAssertions.releaseCatching;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,9 +21,7 @@ class RefusedDropAccountingTest {
     void retainIfThatReleasesItsObjectThenRefuses_notRetainedCountsAnObjectNeverDropped() {
         Tracked.Factory objects = new Tracked.Factory();
         UnboundedPool<Tracked> pool = retainThatGivesBackThenRefuses(objects, true, "retain-releases-then-refuses");
-        Tracked x = pool.acquire();
-        Throwable thrown = releaseOnce(pool, x);
-        assertTrue(thrown instanceof IllegalStateException, "outer release not refused: " + thrown);
+        Tracked x = releaseRefused(pool);
         assertEquals(0, x.destroys.get());
         PoolStats s = PoolAssertions.assertBalanced(pool);
         assertTrue(s.notRetained() <= s.dropped(),
@@ -37,9 +34,7 @@ class RefusedDropAccountingTest {
     void retainIfThatInvalidatesItsObjectThenRefuses_dropCountedAsInvalidatedAndNotRetained() {
         Tracked.Factory objects = new Tracked.Factory();
         UnboundedPool<Tracked> pool = retainThatGivesBackThenRefuses(objects, false, "retain-invalidates-then-refuses");
-        Tracked x = pool.acquire();
-        Throwable thrown = releaseOnce(pool, x);
-        assertTrue(thrown instanceof IllegalStateException, "outer release not refused: " + thrown);
+        Tracked x = releaseRefused(pool);
         assertEquals(1, x.destroys.get());
         PoolStats s = PoolAssertions.assertBalanced(pool);
         assertTrue(s.notRetained() + s.invalidated() <= s.dropped(),
@@ -51,42 +46,31 @@ class RefusedDropAccountingTest {
         PoolAssertions.assertBalanced(pool);
     }
 
-    /** Whether the next release is the one whose {@code retainIf} gives its object back. */
-    private final AtomicBoolean armed = new AtomicBoolean(true);
+    /** The give-back of the armed release; disarmed by {@link #releaseRefused}. */
+    private final SelfGiveBack back = new SelfGiveBack();
 
     /**
      * A pool whose {@code retainIf}, on the armed release, releases ({@code release}) or
      * invalidates its own object, then refuses it; at any other call, keeps it.
      */
     private UnboundedPool<Tracked> retainThatGivesBackThenRefuses(Tracked.Factory objects, boolean release, String name) {
-        AtomicReference<Pool<Tracked>> ref = new AtomicReference<>();
-        ThreadLocal<Boolean> inHook = ThreadLocal.withInitial(() -> false);
         UnboundedPool<Tracked> pool = engine(Pool.builder(objects::create).agingInterval(MANUAL_AGING)
-                .retainIf(x -> {
-                    if (inHook.get() || !armed.get()) {
-                        return true; // a nested release pools it
-                    }
-                    inHook.set(true);
-                    try {
-                        if (release) {
-                            ref.get().release(x);
-                        } else {
-                            ref.get().invalidate(x);
-                        }
-                    } finally {
-                        inHook.set(false);
-                    }
-                    return false;
-                })
+                // keeps it unless this call gave it back (a nested or a later release pools it)
+                .retainIf(x -> !(release ? back.release(x) : back.invalidate(x)))
                 .destroy(objects::destroy), name);
-        ref.set(pool);
+        back.pool.set(pool);
         return pool;
     }
 
-    /** The armed release of {@code x}: what it threw, or null; the releases after it are plain. */
-    private Throwable releaseOnce(Pool<Tracked> pool, Tracked x) {
-        Throwable thrown = NestedSelfGiveBackTest.releaseCatching(pool, x);
-        armed.set(false);
-        return thrown;
+    /**
+     * Acquires an object and makes the armed release of it, which must be refused; the releases
+     * after it are plain.
+     */
+    private Tracked releaseRefused(UnboundedPool<Tracked> pool) {
+        Tracked x = pool.acquire();
+        Throwable thrown = releaseCatching(pool, x);
+        back.disarm();
+        assertTrue(thrown instanceof IllegalStateException, "outer release not refused: " + thrown);
+        return x;
     }
 }

@@ -2,6 +2,7 @@ package io.github.stripedpool;
 
 import static io.github.stripedpool.PoolAssertions.MANUAL_AGING;
 import static io.github.stripedpool.PoolAssertions.engine;
+import static io.github.stripedpool.PoolAssertions.releaseCatching;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -55,7 +56,7 @@ class SelfInvalidateVsAgingTest {
         agingClock.start();
         Tracked x = pool.acquire();
         x.payload = "broken";
-        Throwable thrown = NestedSelfGiveBackTest.releaseCatching(pool, x);
+        Throwable thrown = releaseCatching(pool, x);
         agingClock.join();
         Tracked a = pool.acquire();
         String state = "thrown=" + thrown + ", acquired " + a + " (destroys " + a.destroys.get() + "); "
