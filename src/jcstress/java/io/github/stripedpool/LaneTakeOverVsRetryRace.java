@@ -1,7 +1,5 @@
 package io.github.stripedpool;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -24,27 +22,14 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "a job ran twice or never, or two workers drained the lane at once")
 @State
 public class LaneTakeOverVsRetryRace {
-    private final ConcurrentLinkedQueue<Runnable> started = new ConcurrentLinkedQueue<>();
-    private final Lane lane = new Lane(started::add, 0);
-    private final AtomicInteger runs = new AtomicInteger();
-    private final AtomicInteger running = new AtomicInteger();
-    private volatile int overlap;
+    private final LaneRaceJobs jobs = new LaneRaceJobs();
+    private final Lane lane = new Lane(jobs.started::add, 0);
     private final Runnable lateWorker;
 
     public LaneTakeOverVsRetryRace() {
-        Runnable job = () -> {
-            if (running.incrementAndGet() > 1) {
-                overlap = 1;
-            }
-            for (int i = 0; i < 200; i++) {
-                Thread.onSpinWait(); // widens the window in which a second drainer would show
-            }
-            runs.incrementAndGet();
-            running.decrementAndGet();
-        };
-        lane.submit(job, "first job");
-        lane.submit(job, "second job");
-        lateWorker = started.poll();
+        lane.submit(jobs.job, "first job");
+        lane.submit(jobs.job, "second job");
+        lateWorker = jobs.started.poll();
     }
 
     @Actor
@@ -55,19 +40,13 @@ public class LaneTakeOverVsRetryRace {
     @Actor
     public void clock() {
         lane.retry();
-        runStarted();
+        jobs.runStarted();
     }
 
     @Arbiter
     public void check(II_Result r) {
-        runStarted();
-        r.r1 = runs.get();
-        r.r2 = overlap;
-    }
-
-    private void runStarted() {
-        for (Runnable w; (w = started.poll()) != null; ) {
-            w.run();
-        }
+        jobs.runStarted();
+        r.r1 = jobs.runs.get();
+        r.r2 = jobs.overlap;
     }
 }

@@ -195,8 +195,8 @@ final class BoundedWaitQueue {
      * Takes {@code w} out of the queue; false if it was served (or woken by close) first. A
      * signal it had not used goes to the new front waiter. A platform front waiter that was
      * woken once (so sleeps until its threshold) is woken again if this makes its threshold
-     * shorter, to set its alarm by it. A queue it empties starts the next spell of hand-offs
-     * afresh ({@link #lastHandOff}).
+     * shorter, to set its alarm by it. A queue it empties leaves starving mode and starts the
+     * next spell of hand-offs afresh ({@link #lastHandOff}).
      */
     boolean cancel(Waiter w) {
         Thread wake = null;
@@ -227,6 +227,10 @@ final class BoundedWaitQueue {
             }
             if (queue.isEmpty()) {
                 lastHandOff = 0; // the next hand-off follows a time with nobody queued, not a hand-off
+                // Hand-offs last until the queue is empty: with nobody left to hand to, a release
+                // makes its object idle again, and the next thread at the cap yields before it
+                // queues, rather than parking for a hand-off as if it had waited its threshold.
+                starving = false;
             }
         } finally {
             lock.unlock();

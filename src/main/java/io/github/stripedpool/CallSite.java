@@ -21,6 +21,7 @@ final class CallSite extends Throwable {
      * constructor frames out of its stack.
      */
     private static final String[] OWN_CLASSES = {
+            Pool.class.getName(), // its default methods, such as acquire(Duration)
             LeakDetectingPool.class.getName(),
             BoundedPool.class.getName(),
             BoundedHeldTooLong.class.getName(),

@@ -11,8 +11,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Concurrency. {@link #owner} says who holds the lane: null while nobody does; a
  * {@link Scheduled} token from the moment {@link #schedule} wins it by compare-and-set until the
- * worker it started takes it over in {@link #drain}; then that worker's thread, until it finds
- * the queue empty and sets null. After setting null the worker looks at the queue again, so a
+ * worker it started takes it over in {@link #drain}; then that worker's thread (or a submitter's
+ * that took the lane from null itself, {@link #runHere}), until it finds the queue empty and
+ * sets null. After setting null the worker looks at the queue again, so a
  * job submitted between its last poll and the release is not stranded: either the submitter's
  * compare-and-set sees null and starts a worker, or the old worker sees the job and takes the
  * lane back. Every change of owner is a compare-and-set from the value the changer holds, so no
@@ -22,7 +23,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * catch block that does any work (a report) sits in a try of its own whose catch is empty,
  * because even a call can fail when the heap is exhausted, and nothing may escape. If no worker
  * thread can be started (an {@link OutOfMemoryError} while creating one), the lane is released
- * and the jobs stay queued; the next submission, or {@link #retry()}, tries again. A throwable
+ * and the jobs stay queued; the next submission, or {@link #retry()}, tries again, and a
+ * submitter told so may run them itself ({@link #runHere()}, which holds the lane as a worker). A throwable
  * can also leave {@link #drain} past the catch of {@link #run(Job)} (HotSpot throws an
  * {@link OutOfMemoryError} out of a compiled frame without running its handlers when it cannot
  * allocate the frame's objects back; see {@link ClockThread}), and a worker can die before it
@@ -80,11 +82,26 @@ final class Lane {
      * Queues {@code job}; it runs on a worker after the lane's earlier jobs.
      *
      * @param what names the job in the report if it fails, e.g. {@code "aging of pool 'x'"}
+     * @return true if a worker holds the lane or was started for it; false if none could be
+     *         started: the job waits queued for the next submission or {@link #retry()}, unless
+     *         the caller runs the lane itself ({@link #runHere()})
      * @throws OutOfMemoryError if the job cannot even be queued; the caller decides
      */
-    void submit(Runnable job, String what) {
+    boolean submit(Runnable job, String what) {
         jobs.add(new Job(job, what));
-        schedule();
+        return schedule();
+    }
+
+    /**
+     * Runs the lane's queued jobs on the calling thread, if no thread holds the lane: for a
+     * caller whose {@link #submit} could start no worker and that must not leave its job
+     * waiting. Holds the lane as a worker does, so no two jobs of the lane run at once.
+     */
+    void runHere() {
+        Thread me = Thread.currentThread();
+        if (owner.compareAndSet(null, me)) {
+            drainAs(me);
+        }
     }
 
     /**
@@ -122,18 +139,19 @@ final class Lane {
         return "owner " + who + ", " + jobs.size() + " queued";
     }
 
-    private void schedule() {
+    /** Starts a worker unless the lane is held; false if one was needed and none could be started. */
+    private boolean schedule() {
         if (owner.get() != null) {
-            return;
+            return true;
         }
         Scheduled token;
         try {
             token = new Scheduled();
         } catch (Throwable e) {
-            return; // no memory for the token: the jobs wait for the next submission or retry
+            return false; // no memory for the token: the jobs wait for the next submission or retry
         }
         if (!owner.compareAndSet(null, token)) {
-            return;
+            return true;
         }
         try {
             Runnable drain = new Runnable() { // no lambda: see ClockThread
@@ -147,6 +165,7 @@ final class Lane {
             } else {
                 workers.execute(drain);
             }
+            return true;
         } catch (Throwable e) {
             owner.compareAndSet(token, null);
             try {
@@ -155,6 +174,7 @@ final class Lane {
             } catch (Throwable reportFailed) {
                 // Nothing left to report with; the jobs stay queued.
             }
+            return false;
         }
     }
 
@@ -163,6 +183,11 @@ final class Lane {
         if (!owner.compareAndSet(token, me)) {
             return; // given up for lost meanwhile: another worker has the lane, or will
         }
+        drainAs(me);
+    }
+
+    /** Runs the queued jobs as the lane's owner {@code me}, until the queue is empty. */
+    private void drainAs(Thread me) {
         try {
             for (;;) {
                 Job job;

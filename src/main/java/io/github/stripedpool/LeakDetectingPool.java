@@ -89,6 +89,10 @@ final class LeakDetectingPool<T> implements Pool<T> {
                 track(x);
                 return x;
             }
+            if (!table.isEmpty()) {
+                table.untrack(x); // retires the tracker of an earlier, released acquisition
+            }
+            return x;
         } catch (OutOfMemoryError | StackOverflowError noRoom) {
             // No memory for the tracker or its call site, or no stack for the table's lock (a
             // thread at the end of its stack): the acquire fails as a whole, the object back in
@@ -101,10 +105,6 @@ final class LeakDetectingPool<T> implements Pool<T> {
             }
             throw noRoom;
         }
-        if (!table.isEmpty()) {
-            table.untrack(x); // retires the tracker of an earlier, released acquisition
-        }
-        return x;
     }
 
     @Override

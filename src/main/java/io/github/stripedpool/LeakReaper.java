@@ -16,7 +16,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * pool's {@link Lane}, which removes the tracker from its pool's table and, if the object was
  * never released, reports the leak to the pool's listener. The thread itself runs no user code,
  * so a listener that blocks delays only its own pool's reports. If the job cannot be queued (no
- * memory), the thread reaps the tracker itself rather than lose it.
+ * memory), or no worker can be started to run it, the thread reaps the tracker itself (the
+ * latter through the lane, so that the pool's reports still run one at a time) rather than
+ * leave it.
  *
  * <p>Lifetime. The thread is started by the first leak-detecting pool and ends once it has
  * waited {@link #IDLE_CHECK_MILLIS} with nothing to do and finds no such pool that may still
@@ -74,11 +76,16 @@ final class LeakReaper {
     }
 
     private static void run() {
+        long pruned = System.nanoTime();
         for (;;) {
             try {
                 Reference<?> r = QUEUE.remove(IDLE_CHECK_MILLIS);
                 if (r != null) {
                     dispatch((LeakTracker) r);
+                    if (System.nanoTime() - pruned >= IDLE_CHECK_MILLIS * 1_000_000L) {
+                        prune();
+                        pruned = System.nanoTime();
+                    }
                 } else if (endIfIdle()) {
                     return;
                 }
@@ -92,8 +99,11 @@ final class LeakReaper {
     }
 
     private static void dispatch(LeakTracker t) {
+        Lane lane;
+        boolean started;
         try {
-            Background.lane(t.pool).submit(new Runnable() { // no lambda: see ClockThread
+            lane = Background.lane(t.pool);
+            started = lane.submit(new Runnable() { // no lambda: see ClockThread
                 @Override
                 public void run() {
                     t.pool.reap(t);
@@ -101,16 +111,29 @@ final class LeakReaper {
             }, "leak detection of pool '" + t.pool.name() + "'");
         } catch (Throwable queueFailed) {
             t.pool.reap(t); // rather late on this thread than never
+            return;
+        }
+        if (!started) {
+            lane.runHere(); // no worker could be started: on this thread, rather than never
         }
     }
 
-    private static boolean endIfIdle() {
+    /**
+     * Forgets the pools that were collected, or closed with nothing tracked: at every idle
+     * check, and at least every {@link #IDLE_CHECK_MILLIS} while dead objects keep the thread
+     * busy, so that an application that builds pools over and over never grows the list.
+     */
+    private static void prune() {
         for (Iterator<WeakReference<LeakDetectingPool<?>>> it = POOLS.iterator(); it.hasNext(); ) {
             LeakDetectingPool<?> p = it.next().get();
             if (p == null || p.isClosed() && p.nothingTracked()) {
                 it.remove();
             }
         }
+    }
+
+    private static boolean endIfIdle() {
+        prune();
         return THREAD.endIfEmpty(POOLS);
     }
 }

@@ -55,10 +55,31 @@ final class LeakTable {
         SIZE.getAndAdd(this, -1);
     }
 
-    /** Adds {@code t}, retiring any older tracker of the same object (released, or stale). */
+    /**
+     * Adds {@code t}, retiring any older tracker of the same object (released, or stale).
+     *
+     * @throws StackOverflowError before any change, if the stack has no room for the change
+     */
     void track(LeakTracker t, Object object) {
+        StackHeadroom.ensure(); // an overflow inside the edit would leave the table half changed
         chains.compute(t.hash, new Edit(t, object, null));
         added();
+    }
+
+    /**
+     * The trackers linked in the chains, counted by walking them, whatever {@link #size} says;
+     * only those still borrowed if {@code borrowedOnly}. For tests.
+     */
+    int linked(boolean borrowedOnly) {
+        int n = 0;
+        for (LeakTracker head : chains.values()) {
+            for (LeakTracker t = head; t != null; t = t.next) {
+                if (!borrowedOnly || !t.released()) {
+                    n++;
+                }
+            }
+        }
+        return n;
     }
 
     /** The tracker of {@code object}, or null if it is not tracked. */
@@ -71,22 +92,35 @@ final class LeakTable {
         return null;
     }
 
-    /** Retires the tracker of {@code object}, if any: the object was acquired untracked. */
+    /**
+     * Retires the tracker of {@code object}, if any: the object was acquired untracked.
+     *
+     * @throws StackOverflowError before any change, if the stack has no room for the change
+     */
     void untrack(Object object) {
         if (find(object) != null) {
+            StackHeadroom.ensure();
             chains.computeIfPresent(System.identityHashCode(object), new Edit(null, object, null));
         }
     }
 
     /** Removes {@code t} if it is still in the table (the reaper, after its object died). */
     boolean remove(LeakTracker t) {
+        StackHeadroom.ensure();
         Edit edit = new Edit(null, null, t);
         chains.computeIfPresent(t.hash, edit);
         return edit.removed;
     }
 
     /**
-     * One change of one chain, run by {@code compute} under the map's lock for its key: the
+     * One change of one chain, run by {@code compute} under the map's lock for its key. It
+     * clears and counts out the trackers it drops while it walks, before {@code compute}
+     * installs the new chain, so an exception in between would leave a cleared tracker linked
+     * and counted for good (or, after {@code compute}, a new one uncounted). So every caller
+     * first proves the stack's room ({@link StackHeadroom#ensure}): a thread at the end of its
+     * stack, which can overflow at any call, fails before the change rather than inside it.
+     * (The map may still run out of memory growing its table after it installed a chain, a
+     * failure this class does not survive exactly: the size is then off by one.) The edit: the
      * chain without the tracker of {@link #object} (which is cleared) or without
      * {@link #tracker}, each removal counted out of {@link #size}; then {@link #add} in front,
      * if any. Rebuilds the links in place: a concurrent lookup sees either the old or the new

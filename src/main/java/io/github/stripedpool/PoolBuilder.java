@@ -316,11 +316,13 @@ public final class PoolBuilder<T> {
     /**
      * Sets a listener for leak reports, called in addition to the log message and the Flight
      * Recorder event. It runs on one of the library's background workers
-     * ({@code striped-pool-worker-N}), one report of this pool at a time; a slow listener delays
-     * only this pool's reports. If it throws, the failure is logged and the next report is
+     * ({@code striped-pool-worker-N}), one leak report of this pool at a time; a slow listener
+     * delays only this pool's reports. If it throws, the failure is logged and the next report is
      * delivered all the same. Never called while leak detection is disabled, except for the
      * reports of {@link #reportHeldLongerThan(Duration)}, which come from a maintenance run, on a
      * worker too (held too long), and from the releasing thread (returned); see {@link LeakReport#kind()}.
+     * Those are delivered apart from the leak reports, so with both a listener can be called
+     * from two threads at once: one that keeps state must be thread-safe.
      *
      * @param listener receives each {@link LeakReport}; default: none
      * @return this builder

@@ -394,12 +394,18 @@ final class UnboundedPool<T> implements Pool<T>, AfterCollection {
 
     /**
      * Runs a virtual thread's acquire and release paths on the calling thread, whatever its
-     * kind, twice (a creation, then a reuse from the stripe); for {@link Rehearsal}.
+     * kind, twice (a creation, then a reuse from the stripe); for {@link Rehearsal}. Under
+     * sampled leak detection the release marks the tracker as {@link #releaseSlow} does, so that
+     * no object goes back to the pool with a tracker that says it is still out.
      */
     void rehearseVirtualPaths() {
         Thread t = Thread.currentThread();
         for (int i = 0; i < 2; i++) {
-            releaseVirtual(t, acquireShared(Threads.stripeOf(t, mask), null, null));
+            T x = acquireShared(Threads.stripeOf(t, mask), null, null);
+            if (sampler != null && !sampler.nothingTracked()) {
+                sampler.releasedSampled(x, "release");
+            }
+            releaseVirtual(t, x);
         }
     }
 

@@ -73,19 +73,25 @@ class BoundedLostSignalTest {
             Object x1 = pool.acquire();
             Object x2 = pool.acquire();
 
-            // 1. A waiter starves the queue, then times out: the mode stays starving, nobody waits.
-            try {
-                pool.acquire(Duration.ofNanos(THRESHOLD + TimeUnit.MILLISECONDS.toNanos(300)));
-                fail("nothing was free");
-            } catch (PoolTimeoutException expected) {
-                // as planned
-            }
-            assertTrue(pool.starving(), "the timed-out waiter should have switched the mode");
-
-            // 2. E queues and parks (no alarm: the queue is starving).
+            // 1-2. D starves the queue; E queues behind it and parks (no alarm: the queue is
+            //    starving); D times out. The mode stays starving, with E, young, at the front.
+            CompletableFuture<Object> d = new CompletableFuture<>();
+            Thread td = new Thread(() -> {
+                try {
+                    d.complete(pool.acquire(Duration.ofNanos(THRESHOLD + TimeUnit.MILLISECONDS.toNanos(300))));
+                } catch (Throwable t) {
+                    d.completeExceptionally(t);
+                }
+            }, "D");
+            td.start();
+            await(pool::starving, () -> "D never switched the queue to starving");
             CompletableFuture<Object> e = new CompletableFuture<>();
             Thread te = BoundedYieldTest.startAcquiring(pool, e, "E");
-            await(() -> pool.waiting() == 1 && te.getState() == Thread.State.TIMED_WAITING, () -> "E never parked");
+            await(() -> pool.waiting() == 2 && te.getState() == Thread.State.TIMED_WAITING, () -> "E never parked");
+            td.join(LIMIT.toMillis());
+            assertTrue(d.isCompletedExceptionally(), "nothing was free for D: it should have timed out");
+            await(() -> pool.waiting() == 1, () -> "D never left the queue");
+            assertTrue(pool.starving(), "E still waits: the queue stays starving");
 
             // 3. F queues, looks, and is stalled before it parks.
             CompletableFuture<Object> f = new CompletableFuture<>();

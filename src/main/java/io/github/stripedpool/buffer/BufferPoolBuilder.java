@@ -237,10 +237,11 @@ public final class BufferPoolBuilder<B> {
             throw new IllegalArgumentException("name is blank: pass a short name that identifies "
                     + "the buffer pool in logs, such as \"http-bodies\"");
         }
-        if (name.length() > MAX_POOL_NAME) {
+        int chars = characters(name);
+        if (chars > MAX_POOL_NAME) {
             // Too long for every largest class: said now, with the rule. A shorter name that is
             // too long for this pool's suffixes is build()'s to report, with its limit.
-            throw new IllegalArgumentException("name is " + name.length() + " characters long; a "
+            throw new IllegalArgumentException("name is " + chars + " characters long; a "
                     + "buffer pool's name takes at most " + MAX_POOL_NAME + " less the suffix its "
                     + "classes' pools add (" + longestName(DEFAULT_MAX_CLASS) + " with the default "
                     + "classes; build() gives the limit for the largest class): pass a shorter name");
@@ -249,6 +250,15 @@ public final class BufferPoolBuilder<B> {
         io.github.stripedpool.Pool.builder(() -> name).name(name);
         this.name = name;
         return this;
+    }
+
+    /**
+     * The length of {@code name} as {@link io.github.stripedpool.PoolBuilder#name(String)} counts
+     * it: in characters (code points), so that a letter outside the Basic Multilingual Plane,
+     * two UTF-16 units, counts once.
+     */
+    private static int characters(String name) {
+        return name.codePointCount(0, name.length());
     }
 
     /** {@link io.github.stripedpool.PoolBuilder#name(String)}'s limit on a pool's name. */
@@ -278,7 +288,9 @@ public final class BufferPoolBuilder<B> {
 
     /**
      * Sets a listener for the leak reports of every size class, as
-     * {@link io.github.stripedpool.PoolBuilder#onLeak(Consumer)} does for a pool.
+     * {@link io.github.stripedpool.PoolBuilder#onLeak(Consumer)} does for a pool. Each class (and
+     * the pool of oversized buffers) delivers its reports apart from the others', so the
+     * listener may be called from two threads at once: one that keeps state must be thread-safe.
      *
      * @param listener receives each report; default: none (reports are logged)
      * @return this builder
@@ -310,8 +322,9 @@ public final class BufferPoolBuilder<B> {
         }
         String n = name != null ? name : "buffers-" + UNNAMED.incrementAndGet();
         int longest = longestName(maxClass);
-        if (n.length() > longest) {
-            throw new IllegalArgumentException("name is " + n.length() + " characters long; a buffer "
+        int chars = characters(n);
+        if (chars > longest) {
+            throw new IllegalArgumentException("name is " + chars + " characters long; a buffer "
                     + "pool whose largest class is " + maxClass + " takes at most " + longest + ", because "
                     + "each of its pools is named after it with a suffix (up to " + (MAX_POOL_NAME - longest)
                     + " characters, such as \"-" + maxClass + "\" or \"" + BufferPool.OVERSIZED_SUFFIX

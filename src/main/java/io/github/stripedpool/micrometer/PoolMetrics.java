@@ -123,7 +123,18 @@ import java.util.function.ToDoubleFunction;
  * the pools bound to one registry: {@link #bindTo} claims it, and {@link #close()} gives it back.
  * A registry that would publish two pools' figures under one meter, through a composite
  * registry or a filter that removes the tag {@code pool}, is refused by {@link #bindTo}, which
- * then registers nothing; so {@link #close()} only ever removes meters its binder made.
+ * then registers nothing; so {@link #close()} only ever removes meters its binder made (with
+ * the exception below).
+ *
+ * <p>That check sees the composites as they are when {@link #bindTo} runs, so bind after the
+ * registries have been added to their composites: a registry added to a composite later gets the
+ * composite's meters from Micrometer, and where it holds a meter of the same name and tags
+ * already (a second pool of the same name, bound to it directly) Micrometer keeps that one and
+ * publishes one pool only, without an error; closing the composite's binder then removes that
+ * meter from it too, since Micrometer removes a composite's meter from every registry below it
+ * by name and tags. Likewise a claim made through a composite stays with the registry after
+ * it leaves the composite, until the binder is closed. Giving each pool a unique name avoids
+ * all of this.
  */
 // "exports": Micrometer's types in this API are not re-exported (the module requires
 // micrometer.core static, not transitive: see module-info); a user of this class has Micrometer.
@@ -188,7 +199,8 @@ public final class PoolMetrics implements MeterBinder, AutoCloseable {
      * for a composite, in every registry below it (where the composite publishes its meters),
      * all at once under the map's lock, before it registers a meter; so two pools of one name
      * are never both published to one registry, directly or through a composite, however the
-     * two calls interleave. {@link #close()} gives the claims back. A registry that became
+     * two calls interleave (as the composites stand at the binds: see the class comment for a
+     * registry added to a composite afterwards). {@link #close()} gives the claims back. A registry that became
      * garbage is forgotten (weak keys; registries compare by identity). The lock is held for
      * the claims only, never while a meter is registered (a registry runs its filters and
      * listeners then).

@@ -181,6 +181,26 @@ class BufferPoolEdgesTest {
     }
 
     /**
+     * The length of a name counts characters, as a pool's does: a letter outside the Basic
+     * Multilingual Plane (two UTF-16 units) counts once, both where the name is given and where
+     * build() checks it against the suffixes. 150 such letters were refused as 300 characters
+     * long, and 100 passed name() to be refused by build() as 200 (above 190).
+     */
+    @Test
+    void aNameCountsCharactersNotUtf16Units() {
+        String face = "\uD83D\uDE00"; // one character, two UTF-16 units
+        try (BufferPool<byte[]> pool = BufferPool.bytes().name(face.repeat(190)).build()) {
+            assertEquals(face.repeat(190), pool.name());
+            pool.release(pool.acquire(100));
+        }
+        BufferPoolBuilder<byte[]> b = BufferPool.bytes().name(face.repeat(191));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::build);
+        assertTrue(e.getMessage().startsWith("name is 191 characters long"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> BufferPool.bytes().name(face.repeat(201)));
+        assertTrue(e.getMessage().startsWith("name is 201 characters long"), e.getMessage());
+    }
+
+    /**
      * name()'s promise on characters holds whatever the length: a line break in a name longer
      * than a pool's name may be is refused where it is given, not left for the caller to meet
      * after shortening the name build() refused.
